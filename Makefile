@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Supplementary groups in a list of pages: the series, and the harness that
+# builds Debian's linux-source-6.1 with it and boots it under QEMU.
+# "make help" lists the targets; README.md explains them.
+
+ARCH    ?= x86_64
+KERNEL  ?= patched
+TARGETS ?= x86_64 arm64 arm64-64k
+PROG    ?=
+ARGS    ?=
+OVERLAY ?=
+TIMEOUT ?= 300
+
+HARNESS := python3 qemu/harness.py
+SUDO    := $(if $(filter 0,$(shell id -u)),,sudo)
+
+# Everything the project uses, from Debian's archive.  No gcc-multilib: it
+# conflicts with the cross compilers.
+PACKAGES := linux-source-6.1 qemu-system-x86 qemu-system-arm \
+	gcc make libc6-dev gcc-aarch64-linux-gnu gcc-i686-linux-gnu \
+	gcc-arm-linux-gnueabihf libc6-dev-arm64-cross libc6-dev-i386-cross \
+	libc6-dev-armhf-cross flex bison bc libelf-dev libssl-dev cpio perl \
+	python3 git xz-utils
+
+.PHONY: help deps tree build run guest-run check clean distclean
+
+help:
+	@echo "make deps        install what the project needs (apt-get; idempotent)"
+	@echo "make run         build the patched kernel and show 10,000 groups at work in QEMU"
+	@echo "                 (ARCH=x86_64|arm64|arm64-64k, KERNEL=patched|vanilla)"
+	@echo "make check       boot x86_64, arm64 and arm64-64k with every ABI's selftests and"
+	@echo "                 the KUnit suites, check the series; ends with 'N passed, N failed'"
+	@echo "                 (TARGETS=\"...\" and KERNEL=vanilla narrow or switch it)"
+	@echo "make guest-run   run your static program in a guest:"
+	@echo "                 PROG=/path ARGS=\"...\" OVERLAY=/dir ARCH=... KERNEL=... TIMEOUT=s"
+	@echo "make tree        extract build/vanilla and apply the series in build/patched"
+	@echo "make build       build the kernels and guest programs for TARGETS"
+	@echo "make clean       remove kernel builds and results (keeps the trees)"
+	@echo "make distclean   remove build/ entirely"
+
+deps:
+	@missing=$$(for p in $(PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q ' installed$$' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+		echo "deps: installing" $$missing; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq \
+			--no-install-recommends $$missing >/dev/null || exit 1; \
+	fi
+
+tree: deps
+	@$(HARNESS) tree
+
+build: deps
+	@$(HARNESS) build --kernel $(KERNEL) $(TARGETS)
+
+run: deps
+	@$(HARNESS) run --kernel $(KERNEL) --target $(ARCH) --timeout $(TIMEOUT)
+
+guest-run: deps
+	@$(HARNESS) guest-run --kernel $(KERNEL) --target $(ARCH) --timeout $(TIMEOUT) \
+		--prog "$(PROG)" --args "$(ARGS)" $(if $(OVERLAY),--overlay "$(OVERLAY)")
+
+check: deps
+	@$(HARNESS) check --kernel $(KERNEL) $(TARGETS)
+
+clean:
+	rm -rf build/out build/bin build/results build/logs
+
+distclean:
+	rm -rf build

@@ -1,0 +1,764 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Build the Debian 6.1 tree with and without the series, boot it in QEMU, test it.
+
+The only per-architecture knowledge lives in qemu/targets.conf.  Everything
+this script makes goes under build/ (git-ignored):
+
+  build/vanilla/              the Debian tree, one deterministic base commit (tag "base")
+  build/patched/              a worktree of it, branch "series": base + 0001..000N with git am
+  build/out/<kernel>-<target>/ out-of-tree kernel builds (O=)
+  build/bin/<abi>/            static guest programs (init, selftests, demo)
+  build/logs/                 verbose logs of every build step
+  build/results/<job>/        console.log and summary.txt of every boot
+"""
+
+import argparse
+import hashlib
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = Path(os.environ.get("BUILD", ROOT / "build"))
+TARBALL = Path("/usr/src/linux-source-6.1.tar.xz")
+SOURCE_PKG = "linux-source-6.1"
+JOBS = str(os.cpu_count() or 2)
+GIT_ID = {
+    "GIT_AUTHOR_NAME": "Debian linux-source", "GIT_AUTHOR_EMAIL": "base@localhost",
+    "GIT_COMMITTER_NAME": "harness", "GIT_COMMITTER_EMAIL": "harness@localhost",
+    "GIT_AUTHOR_DATE": "2000-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2000-01-01T00:00:00Z",
+}
+# What makes a console log a failure, whatever the tests said.
+KERNEL_PROBLEMS = re.compile(
+    r"Kernel panic|Oops|BUG:|kernel BUG at|WARNING:|general protection fault|"
+    r"Unable to handle kernel|UBSAN:|KASAN:|KFENCE:|sleeping function called|"
+    r"possible circular locking|possible recursive locking|inconsistent lock state|"
+    r"unreferenced object|Call Trace:|Internal error:")
+TAP_RESULT = re.compile(r"^(\s*)(ok|not ok) (\d+)(?: -)? ?([^#]*?)\s*(?:#\s*(\w+)(.*))?$")
+TAP_PLAN = re.compile(r"^(\s*)1\.\.(\d+)")
+RUN_LINE = re.compile(r"^#\s+RUN\s+(\S+) \.\.\.")
+MARK = "# harness: "
+
+
+class Failure(Exception):
+    pass
+
+
+# ---------------------------------------------------------------- helpers
+
+def progress(what, start=None):
+    took = f" ({time.monotonic() - start:.0f}s)" if start is not None else ""
+    print(f"  {what}{took}", flush=True)
+
+
+def sh(cmd, log=None, cwd=None, env=None, check=True):
+    """Run cmd; verbose output goes to log (appended), the tail is shown on failure."""
+    full_env = dict(os.environ, **(env or {}))
+    if log is None:
+        r = subprocess.run(cmd, cwd=cwd, env=full_env, text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        out = r.stdout
+    else:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with open(log, "a") as f:
+            f.write(f"$ {' '.join(shlex.quote(str(c)) for c in cmd)}\n")
+            f.flush()
+            r = subprocess.run(cmd, cwd=cwd, env=full_env, stdout=f, stderr=subprocess.STDOUT)
+        out = None
+    if check and r.returncode:
+        tail = out if out is not None else log.read_text(errors="replace")
+        tail = "\n".join(tail.splitlines()[-40:])
+        where = f" (log: {log})" if log else ""
+        raise Failure(f"command failed{where}: {' '.join(map(str, cmd))}\n{tail}")
+    return r if log is not None else out
+
+
+def digest(*parts):
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p if isinstance(p, bytes) else str(p).encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def stamp_ok(path, value):
+    return path.exists() and path.read_text() == value
+
+
+def write_stamp(path, value):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(value)
+
+
+def load_table():
+    targets, abis = {}, {}
+    for line in (ROOT / "qemu/targets.conf").read_text().splitlines():
+        f = line.split()
+        if not f or f[0].startswith("#"):
+            continue
+        if f[0] == "target":
+            keys = ["name", "karch", "cross", "qemu", "machine", "cpu", "console",
+                    "image", "abis", "fragments"]
+            t = dict(zip(keys, f[1:]))
+            t["cross"] = "" if t["cross"] == "-" else t["cross"]
+            t["abis"] = t["abis"].split(",")
+            t["fragments"] = t["fragments"].split(",")
+            targets[t["name"]] = t
+        elif f[0] == "abi":
+            abis[f[1]] = {"cc": f[2], "cflags": [] if f[3] == "-" else f[3:]}
+    return targets, abis
+
+
+TARGETS, ABIS = load_table()
+
+
+# ---------------------------------------------------------------- trees
+
+def installed_source_version():
+    r = subprocess.run(["dpkg-query", "-W", "-f=${Version}", SOURCE_PKG],
+                       capture_output=True, text=True)
+    return r.stdout.strip() or "unknown"
+
+
+def series_patches():
+    return sorted(p for p in ROOT.glob("0[0-9][0-9][0-9]-*.patch")
+                  if not p.name.startswith("0000-"))
+
+
+def tested_base():
+    """The Debian version the series was tested on, from the cover letter."""
+    cover = ROOT / "0000-cover-letter.patch"
+    if cover.exists():
+        m = re.search(r"linux-source-6\.1 (\S+)", cover.read_text())
+        if m:
+            return m.group(1)
+    return None
+
+
+def ensure_vanilla():
+    tree = BUILD / "vanilla"
+    version = installed_source_version()
+    stamp = BUILD / "stamps/vanilla"
+    if (tree / ".git").exists() and stamp_ok(stamp, version):
+        return tree
+    if not TARBALL.exists():
+        raise Failure(f"{TARBALL} is missing: run 'make deps' (apt-get install {SOURCE_PKG})")
+    start = time.monotonic()
+    for d in (BUILD / "vanilla", BUILD / "patched", BUILD / "vanilla.tmp"):
+        shutil.rmtree(d, ignore_errors=True)
+    shutil.rmtree(BUILD / "out", ignore_errors=True)
+    tmp = BUILD / "vanilla.tmp"
+    tmp.mkdir(parents=True)
+    log = BUILD / "logs/tree.log"
+    sh(["tar", "-xf", TARBALL, "-C", tmp, "--strip-components=1"], log)
+    # Debian's top-level .gitignore ignores every top-level entry: add -f.
+    sh(["git", "init", "-q", "-b", "vanilla"], log, cwd=tmp)
+    sh(["git", "add", "-f", "-A", "."], log, cwd=tmp)
+    sh(["git", "commit", "-q", "-m", f"Debian {SOURCE_PKG} {version}"], log, cwd=tmp, env=GIT_ID)
+    sh(["git", "tag", "base"], log, cwd=tmp)
+    tmp.rename(tree)
+    write_stamp(stamp, version)
+    progress(f"tree: extracted {SOURCE_PKG} {version} into {tree}", start)
+    return tree
+
+
+def ensure_patched():
+    vanilla = ensure_vanilla()
+    tree = BUILD / "patched"
+    patches = series_patches()
+    want = digest(installed_source_version(), *[p.read_bytes() for p in patches])
+    stamp = BUILD / "stamps/patched"
+    if (tree / ".git").exists() and stamp_ok(stamp, want):
+        return tree
+    start = time.monotonic()
+    log = BUILD / "logs/tree.log"
+    if not (tree / ".git").exists():
+        shutil.rmtree(tree, ignore_errors=True)
+        sh(["git", "worktree", "prune"], log, cwd=vanilla)
+        sh(["git", "worktree", "add", "-q", "-f", "-B", "series", tree, "base"], log, cwd=vanilla)
+    else:
+        dirty = subprocess.run(["git", "status", "--porcelain", "-uno"], cwd=tree,
+                               capture_output=True, text=True).stdout
+        if dirty.strip():
+            raise Failure(f"{tree} has uncommitted changes and the series changed: commit "
+                          "them and 'make export', or discard them (git checkout -f)")
+        subprocess.run(["git", "am", "--abort"], cwd=tree, capture_output=True)
+        sh(["git", "checkout", "-q", "-f", "-B", "series", "base"], log, cwd=tree)
+    tested, have = tested_base(), installed_source_version()
+    if tested and tested != have:
+        print(f"  note: the series was tested on {SOURCE_PKG} {tested}; this machine has {have}. "
+              "Applying with git am -3.", flush=True)
+    for p in patches:
+        r = sh(["git", "am", "-3", "-q", p], log, cwd=tree, env={
+            "GIT_COMMITTER_NAME": "harness", "GIT_COMMITTER_EMAIL": "harness@localhost"},
+            check=False)
+        if r.returncode:
+            subprocess.run(["git", "am", "--abort"], cwd=tree, capture_output=True)
+            raise Failure(f"{p.name} does not apply to {SOURCE_PKG} {have} "
+                          f"(tested on {tested or 'unknown'}); see {log}")
+    write_stamp(stamp, want)
+    progress(f"tree: applied {len(patches)} patch(es) in {tree}", start)
+    return tree
+
+
+def tree_of(kernel):
+    if kernel == "vanilla":
+        return ensure_vanilla()
+    if kernel == "patched":
+        return ensure_patched()
+    raise Failure(f"KERNEL must be patched or vanilla, not {kernel!r}")
+
+
+# ---------------------------------------------------------------- kernels
+
+def kmake(tree, out, t, *args, log):
+    cmd = ["make", "-C", tree, f"O={out}", f"ARCH={t['karch']}", f"-j{JOBS}"]
+    if t["cross"]:
+        cmd.append(f"CROSS_COMPILE={t['cross']}")
+    return sh(cmd + list(args), log)
+
+
+def parse_fragment(path):
+    want = {}
+    for line in path.read_text().splitlines():
+        m = re.match(r"^(CONFIG_\w+)=(.*)$", line)
+        if m:
+            want[m.group(1)] = m.group(2)
+        m = re.match(r"^# (CONFIG_\w+) is not set$", line)
+        if m:
+            want[m.group(1)] = "n"
+    return want
+
+
+def fragments(kernel, t, extra=()):
+    frags = [ROOT / "kconfig/base.config"] + [ROOT / f"kconfig/{f}.config" for f in t["fragments"]]
+    if kernel == "patched" and (ROOT / "kconfig/patched.config").exists():
+        frags.append(ROOT / "kconfig/patched.config")
+    return frags + [ROOT / f"kconfig/{e}.config" for e in extra]
+
+
+def ensure_config(kernel, t, tree, out, extra=()):
+    frags = fragments(kernel, t, extra)
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=tree, capture_output=True,
+                          text=True).stdout.strip()
+    want = digest(head, *[f.read_bytes() for f in frags])
+    stamp = out / ".harness-config"
+    if (out / ".config").exists() and stamp_ok(stamp, want):
+        return
+    log = BUILD / f"logs/build-{out.name}.log"
+    out.mkdir(parents=True, exist_ok=True)
+    kmake(tree, out, t, "tinyconfig", log=log)
+    env = {"ARCH": t["karch"], "CROSS_COMPILE": t["cross"]}
+    sh([tree / "scripts/kconfig/merge_config.sh", "-m", "-O", out, out / ".config", *frags],
+       log, env=env)
+    kmake(tree, out, t, "olddefconfig", log=log)
+    have = {}
+    for line in (out / ".config").read_text().splitlines():
+        m = re.match(r"^(CONFIG_\w+)=(.*)$", line)
+        if m:
+            have[m.group(1)] = m.group(2)
+    want_all = {}
+    for f in frags:                     # a later fragment overrides an earlier one
+        want_all.update({k: (v, f.name) for k, v in parse_fragment(f).items()})
+    dropped = [f"{k}={v} ({name}) but the .config has {have.get(k, 'n')}"
+               for k, (v, name) in want_all.items() if have.get(k, "n") != v]
+    if dropped:
+        raise Failure("Kconfig dropped options that a fragment asks for:\n  " + "\n  ".join(dropped))
+    write_stamp(stamp, want)
+
+
+def build_kernel(kernel, target, extra=()):
+    t = TARGETS[target]
+    tree = tree_of(kernel)
+    name = "-".join([kernel, target, *extra])
+    out = BUILD / "out" / name
+    start = time.monotonic()
+    ensure_config(kernel, t, tree, out, extra)
+    log = BUILD / f"logs/build-{name}.log"
+    log.unlink(missing_ok=True)
+    kmake(tree, out, t, Path(t["image"]).name, log=log)
+    progress(f"kernel: {name} built ({out / t['image']})", start)
+    return out / t["image"]
+
+
+# ---------------------------------------------------------------- guest programs
+
+def selftest_programs():
+    mk = ROOT / "selftests/Makefile"
+    if not mk.exists():
+        return []
+    text = mk.read_text()
+    m = re.search(r"^TEST_GEN_PROGS\s*:?=\s*(.*)$", text, re.M)
+    return m.group(1).split() if m else []
+
+
+def compile_c(abi, src, out, extra_flags=()):
+    a = ABIS[abi]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    srcs = [src] + sorted(Path(src).parent.glob("*.h"))
+    if out.exists() and all(out.stat().st_mtime >= s.stat().st_mtime for s in srcs):
+        return out
+    cmd = [a["cc"], "-static", "-O2", "-Wall", "-D_GNU_SOURCE", *extra_flags, "-o", out, src,
+           *a["cflags"]]
+    sh(cmd, BUILD / f"logs/userspace-{abi}.log")
+    return out
+
+
+def build_userspace(target, with_demo=False):
+    """Static init and the selftests (or the demo) for every ABI of the target."""
+    t = TARGETS[target]
+    tree = ensure_vanilla()
+    start = time.monotonic()
+    kself = tree / "tools/testing/selftests/kselftest"   # so "../kselftest_harness.h" resolves
+    built = {}
+    for abi in t["abis"]:
+        bindir = BUILD / "bin" / abi
+        progs = {"init": compile_c(abi, ROOT / "qemu/init.c", bindir / "init")}
+        for prog in [] if with_demo else selftest_programs():
+            progs[prog] = compile_c(abi, ROOT / f"selftests/{prog}.c", bindir / prog,
+                                    ["-I", kself])
+        if with_demo:
+            progs["demo"] = compile_c(abi, ROOT / "qemu/demo.c", bindir / "demo")
+        built[abi] = progs
+    progress(f"userspace: {', '.join(t['abis'])} programs built", start)
+    return built
+
+
+def gen_init_cpio():
+    exe = BUILD / "bin/host/gen_init_cpio"
+    src = ensure_vanilla() / "usr/gen_init_cpio.c"
+    if not exe.exists():
+        exe.parent.mkdir(parents=True, exist_ok=True)
+        sh(["gcc", "-O2", "-o", exe, src])
+    return exe
+
+
+def make_initramfs(path, files, plan, overlay=None):
+    """files: {guest path: host path}; plan: list of argv lists (label, timeout, prog, args)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    plan_file = path.with_suffix(".plan")
+    plan_file.write_text("".join("\t".join(map(str, p)) + "\n" for p in plan))
+    lines = ["dir /dev 0755 0 0", "nod /dev/console 0600 0 0 c 5 1", "nod /dev/null 0666 0 0 c 1 3"]
+    dirs = {"/dev"}
+
+    def add_dirs(guest):
+        parts = Path(guest).parent.parts
+        for i in range(2, len(parts) + 1):
+            d = "/" + "/".join(parts[1:i])
+            if d not in dirs:
+                dirs.add(d)
+                lines.append(f"dir {d} 0755 0 0")
+
+    for d in ("/proc", "/sys", "/tmp", "/root", "/etc", "/bin"):
+        add_dirs(d + "/x")
+    base = {"/etc/passwd": ROOT / "qemu/passwd", "/etc/group": ROOT / "qemu/group",
+            "/harness/plan": plan_file, **files}
+    for guest, host in base.items():
+        add_dirs(guest)
+        mode = "0755" if os.access(host, os.X_OK) else "0644"
+        lines.append(f"file {guest} {host} {mode} 0 0")
+    if overlay:
+        overlay = Path(overlay).resolve()
+        for p in sorted(overlay.rglob("*")):
+            guest = "/" + str(p.relative_to(overlay))
+            mode = oct(p.lstat().st_mode & 0o7777)[2:]
+            if p.is_symlink():
+                add_dirs(guest)
+                lines.append(f"slink {guest} {os.readlink(p)} {mode} 0 0")
+            elif p.is_dir():
+                add_dirs(guest + "/x")
+            elif p.is_file():
+                add_dirs(guest)
+                lines.append(f"file {guest} {p} {mode} 0 0")
+    spec = path.with_suffix(".list")
+    spec.write_text("\n".join(lines) + "\n")
+    with open(path, "wb") as f:
+        subprocess.run([gen_init_cpio(), spec], stdout=f, check=True)
+    return path
+
+
+# ---------------------------------------------------------------- booting
+
+def boot(kernel, target, job, image, initrd, timeout, loglevel=None, echo=None):
+    """Boot, keep console.log, return (lines, outcome) where outcome is 'ok' or why not."""
+    t = TARGETS[target]
+    resdir = BUILD / "results" / job
+    resdir.mkdir(parents=True, exist_ok=True)
+    append = f"console={t['console']} panic=-1"
+    if loglevel is not None:
+        append += f" loglevel={loglevel}"
+    cmd = [t["qemu"], "-M", t["machine"], "-cpu", t["cpu"], "-m", "2048", "-smp", "1",
+           "-nographic", "-monitor", "none", "-serial", "stdio", "-no-reboot",
+           "-kernel", str(image), "-initrd", str(initrd), "-append", append]
+    (resdir / "qemu.cmd").write_text(" ".join(shlex.quote(c) for c in cmd) + "\n")
+    log = resdir / "console.log"
+    lines, outcome = [], "ok"
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT)
+    import selectors
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ)
+    buf = b""
+    with open(log, "wb") as f:
+        while True:
+            left = timeout - (time.monotonic() - start)
+            if left <= 0:
+                proc.kill()
+                outcome = f"timeout after {timeout}s"
+                break
+            if not sel.select(timeout=min(left, 1.0)):
+                continue
+            chunk = os.read(proc.stdout.fileno(), 65536)
+            if not chunk:
+                break
+            f.write(chunk)
+            buf += chunk
+            *done, buf = buf.split(b"\n")
+            for raw in done:
+                line = raw.decode(errors="replace").rstrip("\r")
+                lines.append(line)
+                if echo:
+                    echo(line)
+        if buf:
+            lines.append(buf.decode(errors="replace").rstrip("\r"))
+    proc.wait()
+    elapsed = time.monotonic() - start
+    if outcome == "ok" and not any(line.startswith(MARK + "done") for line in lines):
+        outcome = "the guest never reported '# harness: done' (crash or early exit)"
+    problems = [line for line in lines if KERNEL_PROBLEMS.search(line)
+                and not line.startswith(MARK)]
+    if outcome == "ok" and problems:
+        outcome = "kernel problem in the console log: " + problems[0].strip()
+    return lines, outcome, elapsed
+
+
+def parse_tap(lines, prefix):
+    """Leaf results of (K)TAP text: [(name, 'pass'|'fail'|'skip', detail)], plus plan problems."""
+    results, problems = [], []
+    prev_indent = None
+    top_plan, top_count = None, 0
+    top_indent = None
+    running = None
+    for line in lines:
+        line = re.sub(r"^\[\s*\d+\.\d+\]\s?", "", line)   # printk time stamps, if any
+        m = TAP_PLAN.match(line)
+        if m and top_indent is None:
+            top_indent, top_plan = len(m.group(1)), int(m.group(2))
+            continue
+        m = RUN_LINE.match(line)
+        if m:                             # kselftest_harness: "#  RUN  name ..."
+            running = m.group(1)
+            continue
+        m = TAP_RESULT.match(line)
+        if not m:
+            continue
+        indent, ok, _, name, directive, reason = m.groups()
+        if not name.strip() and running:  # 6.1's harness omits the name of a skip
+            name = running
+        running = None
+        indent = len(indent)
+        if top_indent is not None and indent == top_indent:
+            top_count += 1
+        is_parent = prev_indent is not None and prev_indent > indent
+        prev_indent = indent
+        d = (directive or "").upper()
+        status = "skip" if d == "SKIP" else ("pass" if ok == "ok" or d == "TODO" else "fail")
+        if is_parent:
+            # a suite's summary line: count it only if it contradicts its children
+            if status == "fail" and not any(r[1] == "fail" for r in results):
+                results.append((f"{prefix}{name.strip()}", "fail", "suite failed"))
+            continue
+        results.append((f"{prefix}{name.strip()}", status, (reason or "").strip()))
+    if top_plan is not None and top_count != top_plan:
+        problems.append(f"{prefix}: planned {top_plan} tests, {top_count} reported")
+    return results, problems
+
+
+def analyse(lines, outcome, job):
+    """Split a console log into kernel (KUnit) and per-program segments; list every result."""
+    results = []
+    kernel_part, segments, current = [], [], None
+    for line in lines:
+        idx = line.find(MARK)
+        if idx > 0:                       # a program's last line had no newline
+            if current is not None:
+                current[1].append(line[:idx])
+            line = line[idx:]
+        if line.startswith(MARK + "begin "):
+            current = [line[len(MARK + "begin "):], []]
+        elif line.startswith(MARK + "end ") and current is not None:
+            current.append(line[len(MARK + "end "):].split(" ", 1)[1])
+            segments.append(current)
+            current = None
+        elif current is not None:
+            current[1].append(line)
+        else:
+            kernel_part.append(line)
+    if current is not None:
+        segments.append(current + ["no end (crash or timeout)"])
+    if any("KTAP version" in line or "TAP version" in line for line in kernel_part):
+        r, p = parse_tap(kernel_part, f"{job}/kunit/")
+        results += r
+        results += [(x, "fail", "KTAP plan") for x in p]
+    for label, out, end in segments:
+        r, p = parse_tap(out, f"{job}/{label}/")
+        results += r
+        results += [(x, "fail", "TAP plan") for x in p]
+        if end not in ("exit=0", "exit=4") and not any(x[1] == "fail" for x in r):
+            results.append((f"{job}/{label}", "fail", end))
+        if not r and end in ("exit=0", "exit=4"):
+            results.append((f"{job}/{label}", "fail", "reported no test"))
+    if outcome != "ok":
+        results.append((f"{job}/boot", "fail", outcome))
+    return results
+
+
+def write_summary(job, results, elapsed):
+    resdir = BUILD / "results" / job
+    counts = {s: sum(1 for r in results if r[1] == s) for s in ("pass", "fail", "skip")}
+    text = "".join(f"{s:4} {n}{'  # ' + d if d else ''}\n" for n, s, d in results)
+    text += (f"{counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped "
+             f"in {elapsed:.1f}s\n")
+    (resdir / "summary.txt").write_text(text)
+    return counts
+
+
+# ---------------------------------------------------------------- jobs
+
+def test_plan(target, built):
+    plan = []
+    files = {}
+    for abi in TARGETS[target]["abis"]:
+        for prog, host in built[abi].items():
+            if prog in ("init", "demo"):
+                continue
+            files[f"/tests/{abi}/{prog}"] = host
+            plan.append([f"{abi}/{prog}", 600, f"/tests/{abi}/{prog}"])
+    return files, plan
+
+
+def boot_tests(kernel, target, job=None):
+    """Build and boot one kernel with the whole selftest suite; return its results."""
+    image = build_kernel(kernel, target)
+    built = build_userspace(target)
+    primary = TARGETS[target]["abis"][0]
+    job = job or f"{kernel}-{target}"
+    files, plan = test_plan(target, built)
+    files["/init"] = built[primary]["init"]
+    initrd = make_initramfs(BUILD / "results" / job / "initramfs.cpio", files, plan)
+    lines, outcome, elapsed = boot(kernel, target, job, image, initrd, timeout=900)
+    results = analyse(lines, outcome, job)
+    c = write_summary(job, results, elapsed)
+    progress(f"boot: {job}: {c['pass']} passed, {c['fail']} failed, {c['skip']} skipped "
+             f"in {elapsed:.0f}s (build/results/{job}/)")
+    if c["fail"] or outcome != "ok":
+        for n, s, d in results:
+            if s == "fail":
+                print(f"    FAIL {n}{': ' + d if d else ''}")
+        print("    --- console tail ---")
+        print("\n".join("    " + x for x in lines[-25:]))
+    return results
+
+
+def check_selftests_sync():
+    """selftests/ must be what the series adds under tools/testing/selftests/groups/."""
+    intree = ensure_patched() / "tools/testing/selftests/groups"
+    if not intree.exists():
+        return [("selftests/ = tools/testing/selftests/groups/", "skip",
+                 "the series does not add tools/testing/selftests/groups/ yet")]
+    ours = {p.relative_to(ROOT / "selftests") for p in (ROOT / "selftests").rglob("*") if p.is_file()}
+    theirs = {p.relative_to(intree) for p in intree.rglob("*") if p.is_file()}
+    diff = sorted(str(p) for p in ours ^ theirs)
+    diff += sorted(str(p) for p in ours & theirs
+                   if (ROOT / "selftests" / p).read_bytes() != (intree / p).read_bytes())
+    return [("selftests/ = tools/testing/selftests/groups/", "fail" if diff else "pass",
+             ("differ: " + ", ".join(diff)) if diff else "")]
+
+
+def check_checkpatch():
+    tree = ensure_vanilla()
+    results = []
+    for p in series_patches():
+        out = sh(["perl", tree / "scripts/checkpatch.pl", "--strict", "--no-tree", "-q", p],
+                 check=False)
+        bad = [x for x in out.splitlines() if x.startswith(("ERROR:", "WARNING:"))]
+        results.append((f"checkpatch --strict {p.name}", "fail" if bad else "pass",
+                        "; ".join(bad[:3])))
+    return results
+
+
+def cmd_check(args):
+    t0 = time.monotonic()
+    results = []
+    for target in args.targets:
+        print(f"== {args.kernel} {target}", flush=True)
+        results += boot_tests(args.kernel, target)
+    print("== series", flush=True)
+    if args.kernel == "patched":
+        results += check_selftests_sync()
+        results += check_checkpatch()
+    for n, s, d in results[-(len(series_patches()) + 1):]:
+        print(f"  {s:4} {n}{'  # ' + d if d else ''}")
+    c = {s: sum(1 for r in results if r[1] == s) for s in ("pass", "fail", "skip")}
+    (BUILD / "results").mkdir(parents=True, exist_ok=True)
+    (BUILD / "results/check.txt").write_text(
+        "".join(f"{s:4} {n}{'  # ' + d if d else ''}\n" for n, s, d in results))
+    print(f"make check: {time.monotonic() - t0:.0f}s; every result in build/results/check.txt")
+    print(f"{c['pass']} passed, {c['fail']} failed, {c['skip']} skipped")
+    return 1 if c["fail"] or not c["pass"] else 0
+
+
+def guest_program(args, image, files, plan_argv, job, echo_all=False):
+    """Boot with one program; echo what it prints; return its exit status."""
+    t = TARGETS[args.target]
+    init = compile_c(t["abis"][0], ROOT / "qemu/init.c", BUILD / "bin" / t["abis"][0] / "init")
+    files = dict(files, **{"/init": init})
+    plan = [["prog", args.timeout, *plan_argv]]
+    initrd = make_initramfs(BUILD / "results" / job / "initramfs.cpio", files, plan,
+                            overlay=getattr(args, "overlay", None))
+    inside = [False]
+
+    def echo(line):
+        idx = line.find(MARK)
+        if idx > 0:
+            if inside[0]:
+                print(line[:idx], flush=True)
+            line = line[idx:]
+        if line.startswith(MARK + "begin "):
+            inside[0] = True
+        elif line.startswith(MARK + "end "):
+            inside[0] = False
+        elif inside[0] or echo_all:
+            print(line, flush=True)
+
+    print(f"== {job}: booting (console log: build/results/{job}/console.log)", flush=True)
+    lines, outcome, elapsed = boot(args.kernel, args.target, job, image, initrd,
+                                   timeout=args.timeout + 120, loglevel=5, echo=echo)
+    end = [x[x.find(MARK):] for x in lines if MARK + "end prog" in x]
+    status = None
+    if end:
+        m = re.search(r"exit=(\d+)", end[-1])
+        status = int(m.group(1)) if m else None
+        if "timeout" in end[-1]:
+            outcome = f"the program timed out after {args.timeout}s"
+        elif "signal=" in end[-1]:
+            outcome = "the program was killed by " + end[-1].split()[-1]
+    if outcome != "ok":
+        print(f"guest-run: {outcome}", file=sys.stderr)
+        if status in (None, 0):
+            status = 125
+    elif status is None:
+        status = 125
+    print(f"== {job}: exit status {status} ({elapsed:.1f}s in the guest)", flush=True)
+    return status
+
+
+def cmd_guest_run(args):
+    if not args.prog:
+        raise Failure("PROG=/path/to/static-binary is required")
+    prog = Path(args.prog).resolve()
+    if not prog.is_file():
+        raise Failure(f"PROG {prog} is not a file")
+    argv = shlex.split(args.args or "")
+    image = build_kernel(args.kernel, args.target)
+    return guest_program(args, image, {"/harness/prog": prog}, ["/harness/prog", *argv],
+                         f"guest-run-{args.kernel}-{args.target}")
+
+
+def cmd_run(args):
+    t = TARGETS[args.target]
+    image = build_kernel(args.kernel, args.target)
+    built = build_userspace(args.target, with_demo=True)
+    status = 0
+    for abi in t["abis"]:
+        s = guest_program(args, image, {f"/bin/demo-{abi}": built[abi]["demo"]},
+                          [f"/bin/demo-{abi}"], f"run-{args.kernel}-{args.target}-{abi}")
+        status = status or s
+    return status
+
+
+def cmd_export(args):
+    """Write base..HEAD of a tree back as 0001-*.patch, keeping the cover letter's text."""
+    tree = Path(args.tree).resolve()
+    cover = ROOT / "0000-cover-letter.patch"
+    subject, blurb = "*** SUBJECT HERE ***", "*** BLURB HERE ***"
+    if cover.exists():
+        text = cover.read_text()
+        m = re.search(r"^Subject: \[[^]]*\] (.*(?:\n [^\n]*)*)", text, re.M)
+        subject = m.group(1).replace("\n ", " ") if m else subject
+        body = text.split("\n\n", 1)[1]
+        m = re.search(r"^\S.* \(\d+\):$", body, re.M)
+        blurb = body[:m.start()].rstrip("\n") if m else blurb
+    for p in ROOT.glob("0[0-9][0-9][0-9]-*.patch"):
+        p.unlink()
+    tested = installed_source_version()
+    sh(["git", "format-patch", "-q", "--cover-letter", "--zero-commit", "--base=base",
+        f"--subject-prefix={args.prefix}", "-o", ROOT, "base..HEAD"], cwd=tree)
+    text = cover.read_text().replace("*** SUBJECT HERE ***", subject)
+    text = text.replace("*** BLURB HERE ***", blurb)
+    text = re.sub(r"^base-commit: .*$",
+                  lambda m: m.group(0) + f"\nbase-tree: Debian {SOURCE_PKG} {tested}",
+                  text, flags=re.M)
+    cover.write_text(text)
+    print(f"exported {len(series_patches())} patches and the cover letter from {tree}")
+    return 0
+
+
+def cmd_prepare(args):
+    for k in args.kernels:
+        tree_of(k)
+    return 0
+
+
+def cmd_build(args):
+    for target in args.targets:
+        build_kernel(args.kernel, target)
+        build_userspace(target)
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("tree", help="extract the vanilla tree and apply the series")
+    p.add_argument("kernels", nargs="*", default=["vanilla", "patched"])
+    p.set_defaults(fn=cmd_prepare)
+    p = sub.add_parser("export", help="format-patch a tree's commits back into the repository")
+    p.add_argument("--tree", default=str(BUILD / "patched"))
+    p.add_argument("--prefix", default="PATCH")
+    p.set_defaults(fn=cmd_export)
+    p = sub.add_parser("build", help="build kernels and guest programs")
+    p.add_argument("--kernel", default="patched")
+    p.add_argument("targets", nargs="*", default=list(TARGETS))
+    p.set_defaults(fn=cmd_build)
+    p = sub.add_parser("check", help="boot every target and run the whole suite")
+    p.add_argument("--kernel", default="patched")
+    p.add_argument("targets", nargs="*", default=list(TARGETS))
+    p.set_defaults(fn=cmd_check)
+    for name, fn in (("run", cmd_run), ("guest-run", cmd_guest_run)):
+        p = sub.add_parser(name)
+        p.add_argument("--kernel", default="patched")
+        p.add_argument("--target", default="x86_64", choices=list(TARGETS))
+        p.add_argument("--timeout", type=int, default=300)
+        if name == "guest-run":
+            p.add_argument("--prog")
+            p.add_argument("--args", default="")
+            p.add_argument("--overlay")
+        p.set_defaults(fn=fn)
+    args = ap.parse_args()
+    try:
+        sys.exit(args.fn(args))
+    except Failure as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

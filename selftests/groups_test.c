@@ -1,0 +1,1252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests for the supplementary group list: setgroups(2), getgroups(2), their
+ * 16-bit variants on 32-bit ABIs and the "Groups:" line of /proc/PID/status.
+ *
+ * The tests expect to start as root (uid 0, all capabilities) in the initial
+ * user namespace.  The harness runs every test in a child of its own, so
+ * changes to the group list, to ids and to capabilities never leak from one
+ * test into the next.
+ *
+ * Only raw system calls are used to change or read the group list: glibc's
+ * setgroups() applies the change to every thread and its getgroups() hides
+ * which of the 16-bit and 32-bit calls is used.  On i386 and arm, __NR_setgroups
+ * and __NR_getgroups are the old calls taking 16-bit gids; the 32-bit ones are
+ * __NR_setgroups32 and __NR_getgroups32.
+ */
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fsuid.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <linux/limits.h>
+
+#include "../kselftest_harness.h"
+
+/* include/uapi/linux/limits.h; glibc falls back to 8 without it. */
+#if !defined(NGROUPS_MAX) || NGROUPS_MAX != 65536
+#undef NGROUPS_MAX
+#define NGROUPS_MAX	65536
+#endif
+
+/* uid and gid of nobody and nogroup in the test guests */
+#define NOBODY		65534
+
+/* include/linux/highuid.h: what 16-bit and unmapped ids read back as */
+#define DEFAULT_OVERFLOWGID	65534
+
+/* An id that cannot be valid: (gid_t)-1 and (old_gid_t)-1 */
+#define BAD_GID		((gid_t)-1)
+#define BAD_GID16	((uint16_t)-1)
+
+/* Fill pattern for the part of a buffer the kernel must not touch */
+#define POISON		0xa5
+#define POISON_GID	0xa5a5a5a5U
+#define POISON_GID16	0xa5a5U
+
+#ifdef __NR_setgroups32
+#define NR_setgroups	__NR_setgroups32
+#define NR_getgroups	__NR_getgroups32
+#define HAVE_GROUPS16	1
+#else
+#define NR_setgroups	__NR_setgroups
+#define NR_getgroups	__NR_getgroups
+#define HAVE_GROUPS16	0
+#endif
+
+static long sys_setgroups(long size, const gid_t *list)
+{
+	return syscall(NR_setgroups, size, list);
+}
+
+static long sys_getgroups(long size, gid_t *list)
+{
+	return syscall(NR_getgroups, size, list);
+}
+
+#if HAVE_GROUPS16
+static long sys_setgroups16(long size, const uint16_t *list)
+{
+	return syscall(__NR_setgroups, size, list);
+}
+
+static long sys_getgroups16(long size, uint16_t *list)
+{
+	return syscall(__NR_getgroups, size, list);
+}
+#else
+/* Never called: every test using these SKIPs first on 64-bit ABIs. */
+static long sys_setgroups16(long size, const uint16_t *list)
+{
+	(void)size;
+	(void)list;
+	errno = ENOSYS;
+	return -1;
+}
+
+static long sys_getgroups16(long size, uint16_t *list)
+{
+	(void)size;
+	(void)list;
+	errno = ENOSYS;
+	return -1;
+}
+#endif
+
+/* SKIP the current test unless the 16-bit group calls exist. */
+#define REQUIRE_GROUPS16() do {						\
+	if (!HAVE_GROUPS16)						\
+		SKIP(return, "no 16-bit setgroups/getgroups on this ABI (only i386 and arm have them)"); \
+	if (sys_getgroups16(0, NULL) < 0 && errno == ENOSYS)		\
+		SKIP(return, "16-bit setgroups/getgroups missing (CONFIG_UID16=n)"); \
+} while (0)
+
+/* Assert that @call fails with errno @err. */
+#define ASSERT_ERRNO(err, call) do {					\
+	long __ret;							\
+	int __err;							\
+									\
+	errno = 0;							\
+	__ret = (call);							\
+	__err = errno;							\
+	ASSERT_EQ(-1, __ret) {						\
+		TH_LOG("%s returned %ld, expected %s", #call, __ret,	\
+		       strerror(err));					\
+	}								\
+	ASSERT_EQ(err, __err) {						\
+		TH_LOG("%s: %s, expected %s", #call, strerror(__err),	\
+		       strerror(err));					\
+	}								\
+} while (0)
+
+/*
+ * A bijection on [0, 2^31): distinct inputs give distinct, well spread gids
+ * that are never (gid_t)-1.
+ */
+static gid_t mix31(uint32_t x)
+{
+	x &= 0x7fffffff;
+	x ^= x >> 16;
+	x = (x * 0x45d9f3bU) & 0x7fffffff;
+	x ^= x >> 13;
+	x = (x * 0x2c1b3c6dU) & 0x7fffffff;
+	x ^= x >> 15;
+	return x;
+}
+
+/* @n distinct gids below 2^31, in a pseudo-random order given by @seed. */
+static void fill_random(gid_t *gids, int n, uint32_t seed)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		gids[i] = mix31(seed * 0x10001U + i);
+}
+
+static int cmp_gid(const void *a, const void *b)
+{
+	gid_t x = *(const gid_t *)a, y = *(const gid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_gid16(const void *a, const void *b)
+{
+	uint16_t x = *(const uint16_t *)a, y = *(const uint16_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void sort_gids(gid_t *gids, int n)
+{
+	qsort(gids, n, sizeof(*gids), cmp_gid);
+}
+
+static bool is_member(const gid_t *sorted, int n, gid_t gid)
+{
+	return bsearch(&gid, sorted, n, sizeof(*sorted), cmp_gid) != NULL;
+}
+
+/* malloc() that never returns NULL for n == 0 */
+static void *alloc(size_t n, size_t size)
+{
+	return malloc(n ? n * size : 1);
+}
+
+/* Read a whole (proc) file into a NUL-terminated buffer. */
+static char *read_text(const char *path)
+{
+	size_t len = 0, size = 4096;
+	char *buf = malloc(size), *tmp;
+	ssize_t ret;
+	int fd;
+
+	if (!buf)
+		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		goto fail;
+	for (;;) {
+		if (size - len < 2) {
+			size *= 2;
+			tmp = realloc(buf, size);
+			if (!tmp)
+				goto fail_close;
+			buf = tmp;
+		}
+		ret = read(fd, buf + len, size - len - 1);
+		if (ret < 0 && errno == EINTR)
+			continue;
+		if (ret < 0)
+			goto fail_close;
+		if (ret == 0)
+			break;
+		len += ret;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+
+fail_close:
+	close(fd);
+fail:
+	free(buf);
+	return NULL;
+}
+
+static int write_text(const char *path, const char *text)
+{
+	ssize_t len = strlen(text), ret;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = write(fd, text, len);
+	if (ret < 0)
+		ret = -errno;
+	close(fd);
+	if (ret < 0)
+		return ret;
+	return ret == len ? 0 : -EIO;
+}
+
+/* /proc/sys/fs/overflowgid, which 6.1 uses for gids a caller cannot see */
+static gid_t read_overflowgid(struct __test_metadata *_metadata)
+{
+	char *text = read_text("/proc/sys/fs/overflowgid");
+	unsigned long val;
+
+	if (!text) {
+		TH_LOG("cannot read /proc/sys/fs/overflowgid, assuming %u",
+		       DEFAULT_OVERFLOWGID);
+		return DEFAULT_OVERFLOWGID;
+	}
+	val = strtoul(text, NULL, 10);
+	free(text);
+	return val;
+}
+
+static int first_diff(const gid_t *a, const gid_t *b, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return i;
+	return -1;
+}
+
+static int first_diff16(const uint16_t *a, const uint16_t *b, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return i;
+	return -1;
+}
+
+static bool all_poison(const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] != POISON)
+			return false;
+	return true;
+}
+
+/*
+ * Assert that the current group list is exactly @expect[0..@n), in this
+ * order: through the count query, a buffer of exactly @n entries, a larger
+ * buffer (whose tail must stay untouched) and a buffer one entry too small
+ * (EINVAL, with nothing written).
+ */
+static void check_groups(struct __test_metadata *_metadata,
+			 const gid_t *expect, int n)
+{
+	gid_t *buf = alloc(n + 1, sizeof(*buf));
+	int i;
+
+	ASSERT_TRUE(buf != NULL);
+	ASSERT_EQ(n, sys_getgroups(0, NULL));
+
+	memset(buf, POISON, (n + 1) * sizeof(*buf));
+	ASSERT_EQ(n, sys_getgroups(n + 1, buf));
+	i = first_diff(expect, buf, n);
+	ASSERT_EQ(-1, i) {
+		TH_LOG("getgroups entry %d of %d is %u, expected %u",
+		       i, n, buf[i], expect[i]);
+	}
+	ASSERT_EQ(POISON_GID, buf[n]);
+
+	if (n > 0) {
+		memset(buf, POISON, (n + 1) * sizeof(*buf));
+		ASSERT_EQ(n, sys_getgroups(n, buf));
+		ASSERT_EQ(-1, first_diff(expect, buf, n));
+		ASSERT_EQ(POISON_GID, buf[n]);
+	}
+	if (n > 1) {
+		memset(buf, POISON, (n + 1) * sizeof(*buf));
+		ASSERT_ERRNO(EINVAL, sys_getgroups(n - 1, buf));
+		ASSERT_TRUE(all_poison(buf, (n + 1) * sizeof(*buf)));
+	}
+	free(buf);
+}
+
+/* The same through getgroups16(). */
+static void check_groups16(struct __test_metadata *_metadata,
+			   const uint16_t *expect, int n)
+{
+	uint16_t *buf = alloc(n + 1, sizeof(*buf));
+	int i;
+
+	ASSERT_TRUE(buf != NULL);
+	ASSERT_EQ(n, sys_getgroups16(0, NULL));
+
+	memset(buf, POISON, (n + 1) * sizeof(*buf));
+	ASSERT_EQ(n, sys_getgroups16(n + 1, buf));
+	i = first_diff16(expect, buf, n);
+	ASSERT_EQ(-1, i) {
+		TH_LOG("getgroups16 entry %d of %d is %u, expected %u",
+		       i, n, buf[i], expect[i]);
+	}
+	ASSERT_EQ(POISON_GID16, buf[n]);
+
+	if (n > 0) {
+		memset(buf, POISON, (n + 1) * sizeof(*buf));
+		ASSERT_EQ(n, sys_getgroups16(n, buf));
+		ASSERT_EQ(-1, first_diff16(expect, buf, n));
+		ASSERT_EQ(POISON_GID16, buf[n]);
+	}
+	if (n > 1) {
+		memset(buf, POISON, (n + 1) * sizeof(*buf));
+		ASSERT_ERRNO(EINVAL, sys_getgroups16(n - 1, buf));
+		ASSERT_TRUE(all_poison(buf, (n + 1) * sizeof(*buf)));
+	}
+	free(buf);
+}
+
+/*
+ * Assert that the "Groups:" line of /proc/self/status lists @expect[0..@n).
+ * fs/proc/array.c prints each gid preceded by a space except the first,
+ * then one trailing space: "Groups:\t1 2 3 \n", and "Groups:\t \n" if empty.
+ */
+static void check_proc_groups(struct __test_metadata *_metadata,
+			      const gid_t *expect, int n)
+{
+	char *status, *line, *end, *want, *p;
+	int i;
+
+	want = malloc(32 + (size_t)n * 11);
+	ASSERT_TRUE(want != NULL);
+	p = want + sprintf(want, "Groups:\t");
+	for (i = 0; i < n; i++)
+		p += sprintf(p, "%s%u", i ? " " : "", expect[i]);
+	strcpy(p, " \n");
+
+	status = read_text("/proc/self/status");
+	ASSERT_TRUE(status != NULL) {
+		TH_LOG("cannot read /proc/self/status: %s", strerror(errno));
+	}
+	line = strstr(status, "\nGroups:");
+	ASSERT_TRUE(line != NULL);
+	line++;
+	end = strchr(line, '\n');
+	ASSERT_TRUE(end != NULL);
+	end[1] = '\0';
+	ASSERT_EQ(0, strcmp(want, line)) {
+		if (n <= 16)
+			TH_LOG("status has \"%s\", expected \"%s\"", line, want);
+		else
+			TH_LOG("status line differs (%zu bytes, expected %zu)",
+			       strlen(line), strlen(want));
+	}
+	free(status);
+	free(want);
+}
+
+static int get_caps(uint64_t *eff, uint64_t *perm)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	memset(data, 0, sizeof(data));
+	if (syscall(__NR_capget, &hdr, data))
+		return -1;
+	*eff = data[0].effective | (uint64_t)data[1].effective << 32;
+	*perm = data[0].permitted | (uint64_t)data[1].permitted << 32;
+	return 0;
+}
+
+static int set_caps(uint64_t eff, uint64_t perm)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	memset(data, 0, sizeof(data));
+	data[0].effective = eff;
+	data[1].effective = eff >> 32;
+	data[0].permitted = perm;
+	data[1].permitted = perm >> 32;
+	return syscall(__NR_capset, &hdr, data);
+}
+
+/* Become nobody:nogroup; as no uid stays 0, all capabilities go. */
+static void drop_to_nobody(struct __test_metadata *_metadata)
+{
+	uint64_t eff, perm;
+
+	ASSERT_EQ(0, setresgid(NOBODY, NOBODY, NOBODY));
+	ASSERT_EQ(0, setresuid(NOBODY, NOBODY, NOBODY));
+	ASSERT_EQ(0, get_caps(&eff, &perm));
+	ASSERT_EQ((uint64_t)0, eff);
+	ASSERT_EQ((uint64_t)0, perm);
+}
+
+/*
+ * A page that faults on any access.  PROT_NONE rather than unmapped, so that
+ * nothing (like malloc) can map anything there later; and no fixed address,
+ * as e.g. 0xfffff000 lies inside the [vectors] page of AArch32 tasks on
+ * arm64 with 64K pages.
+ */
+static void *fault_page(struct __test_metadata *_metadata)
+{
+	void *map;
+
+	map = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_NONE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(map != MAP_FAILED);
+	return map;
+}
+
+/*
+ * A writable page followed by one that faults: returns the address of the
+ * last @n bytes of the writable page.
+ */
+static void *page_before_hole(struct __test_metadata *_metadata, size_t n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *map;
+
+	ASSERT_LE(n, (size_t)page);
+	map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(map != MAP_FAILED);
+	ASSERT_EQ(0, mprotect(map + page, page, PROT_NONE));
+	return map + page - n;
+}
+
+/*
+ * Round trips at sizes around NGROUPS_MAX, page-sized blocks of gids (1024
+ * with 4K pages, 16384 with 64K pages) and 32.
+ */
+FIXTURE(sizes)
+{
+	gid_t *in;
+	gid_t *expect;
+};
+
+FIXTURE_VARIANT(sizes)
+{
+	int n;
+};
+
+FIXTURE_VARIANT_ADD(sizes, n0) { .n = 0 };
+FIXTURE_VARIANT_ADD(sizes, n1) { .n = 1 };
+FIXTURE_VARIANT_ADD(sizes, n2) { .n = 2 };
+FIXTURE_VARIANT_ADD(sizes, n31) { .n = 31 };
+FIXTURE_VARIANT_ADD(sizes, n32) { .n = 32 };
+FIXTURE_VARIANT_ADD(sizes, n33) { .n = 33 };
+FIXTURE_VARIANT_ADD(sizes, n1023) { .n = 1023 };
+FIXTURE_VARIANT_ADD(sizes, n1024) { .n = 1024 };
+FIXTURE_VARIANT_ADD(sizes, n1025) { .n = 1025 };
+FIXTURE_VARIANT_ADD(sizes, n10000) { .n = 10000 };
+FIXTURE_VARIANT_ADD(sizes, n16383) { .n = 16383 };
+FIXTURE_VARIANT_ADD(sizes, n16384) { .n = 16384 };
+FIXTURE_VARIANT_ADD(sizes, n16385) { .n = 16385 };
+FIXTURE_VARIANT_ADD(sizes, n65535) { .n = 65535 };
+FIXTURE_VARIANT_ADD(sizes, n65536) { .n = NGROUPS_MAX };
+
+FIXTURE_SETUP(sizes)
+{
+	self->in = alloc(variant->n, sizeof(gid_t));
+	self->expect = alloc(variant->n, sizeof(gid_t));
+	ASSERT_TRUE(self->in != NULL);
+	ASSERT_TRUE(self->expect != NULL);
+}
+
+FIXTURE_TEARDOWN(sizes)
+{
+	free(self->in);
+	free(self->expect);
+}
+
+/* Distinct gids in random order come back sorted, also in /proc. */
+TEST_F(sizes, random)
+{
+	int n = variant->n;
+
+	fill_random(self->in, n, n);
+	memcpy(self->expect, self->in, n * sizeof(gid_t));
+	sort_gids(self->expect, n);
+
+	ASSERT_EQ(0, sys_setgroups(n, self->in));
+	check_groups(_metadata, self->expect, n);
+	check_proc_groups(_metadata, self->expect, n);
+}
+
+TEST_F(sizes, ascending)
+{
+	int n = variant->n;
+
+	fill_random(self->in, n, n + 1);
+	sort_gids(self->in, n);
+	memcpy(self->expect, self->in, n * sizeof(gid_t));
+
+	ASSERT_EQ(0, sys_setgroups(n, self->in));
+	check_groups(_metadata, self->expect, n);
+}
+
+TEST_F(sizes, descending)
+{
+	int i, n = variant->n;
+
+	fill_random(self->expect, n, n + 2);
+	sort_gids(self->expect, n);
+	for (i = 0; i < n; i++)
+		self->in[i] = self->expect[n - 1 - i];
+
+	ASSERT_EQ(0, sys_setgroups(n, self->in));
+	check_groups(_metadata, self->expect, n);
+}
+
+/* Duplicates are kept: n copies of one gid read back as n copies. */
+TEST_F(sizes, all_same)
+{
+	int i, n = variant->n;
+
+	for (i = 0; i < n; i++)
+		self->in[i] = self->expect[i] = 1000;
+
+	ASSERT_EQ(0, sys_setgroups(n, self->in));
+	check_groups(_metadata, self->expect, n);
+}
+
+/* Many duplicates of a few gids, in random order: the multiset comes back. */
+TEST_F(sizes, duplicates)
+{
+	int i, n = variant->n;
+
+	for (i = 0; i < n; i++)
+		self->in[i] = 100 + mix31(i) % 97;
+	memcpy(self->expect, self->in, n * sizeof(gid_t));
+	sort_gids(self->expect, n);
+
+	ASSERT_EQ(0, sys_setgroups(n, self->in));
+	check_groups(_metadata, self->expect, n);
+}
+
+/*
+ * The kernel really is a member of exactly the groups set, as seen by
+ * in_group_p(): the owner of a file may change its group to a group it is a
+ * member of (or its fsgid) and to no other without CAP_CHOWN.  Probe the
+ * ends, every block boundary and the gids right next to members.
+ */
+TEST_F(sizes, membership)
+{
+	int i, fd, n = variant->n, members = 0, others = 0;
+	gid_t extra[] = { 0, 1, 0x7fffffff, 0x80000000U, 0xfffffffeU };
+
+	fill_random(self->in, n, n + 3);
+	memcpy(self->expect, self->in, n * sizeof(gid_t));
+	sort_gids(self->expect, n);
+
+	fd = memfd_create("groups_test", MFD_CLOEXEC);
+	if (fd < 0)
+		SKIP(return, "memfd_create: %s", strerror(errno));
+	ASSERT_EQ(0, fchown(fd, NOBODY, NOBODY));
+	ASSERT_EQ(0, sys_setgroups(n, self->in));
+	drop_to_nobody(_metadata);
+	check_groups(_metadata, self->expect, n);
+
+	for (i = 0; i < n; i++) {
+		gid_t next = self->expect[i] + 1;
+
+		if (i >= 34 && n - i > 34 && i % 1024 > 1 && i % 1024 < 1022)
+			continue;
+
+		ASSERT_EQ(0, fchown(fd, -1, self->expect[i])) {
+			TH_LOG("chgrp to member %u (index %d of %d): %s",
+			       self->expect[i], i, n, strerror(errno));
+		}
+		members++;
+
+		if (next == NOBODY || is_member(self->expect, n, next))
+			continue;
+		ASSERT_ERRNO(EPERM, fchown(fd, -1, next));
+		others++;
+	}
+	for (i = 0; i < (int)ARRAY_SIZE(extra); i++) {
+		if (extra[i] == NOBODY || is_member(self->expect, n, extra[i]))
+			continue;
+		ASSERT_ERRNO(EPERM, fchown(fd, -1, extra[i]));
+		others++;
+	}
+	/* The fsgid always counts, whatever the list. */
+	ASSERT_EQ(0, fchown(fd, -1, NOBODY));
+
+	/* every gid of short lists, both ends of long ones */
+	if (n <= 68) {
+		ASSERT_EQ(n, members);
+	} else {
+		ASSERT_GE(members, 68);
+	}
+	ASSERT_GT(others, 0);
+	close(fd);
+}
+
+/* The same round trip through the 16-bit calls (gids below 65535). */
+TEST_F(sizes, compat16)
+{
+	int i, n = variant->n;
+	uint16_t *in, *expect;
+
+	REQUIRE_GROUPS16();
+
+	in = alloc(n, sizeof(*in));
+	expect = alloc(n, sizeof(*expect));
+	ASSERT_TRUE(in != NULL);
+	ASSERT_TRUE(expect != NULL);
+	for (i = 0; i < n; i++)
+		in[i] = mix31(i + 7 * n) % 65535;
+	memcpy(expect, in, n * sizeof(*in));
+	qsort(expect, n, sizeof(*expect), cmp_gid16);
+
+	ASSERT_EQ(0, sys_setgroups16(n, in));
+	check_groups16(_metadata, expect, n);
+
+	/* The same list, through the 32-bit calls */
+	for (i = 0; i < n; i++)
+		self->expect[i] = expect[i];
+	check_groups(_metadata, self->expect, n);
+	free(in);
+	free(expect);
+}
+
+/*
+ * Round trips at the edges of the kernel's blocks of gids, computed from the
+ * running kernel's page size: a page holds page / 4 gids, and a list is kept
+ * inline in its header up to a page less the header (page / 4 - 2 gids).
+ * Each edge -1, 0 and +1, as far as NGROUPS_MAX, in random and reverse order.
+ */
+TEST(block_edges)
+{
+	long per_page = sysconf(_SC_PAGESIZE) / sizeof(gid_t);
+	long edges[] = { per_page - 2, per_page, 2 * per_page, 3 * per_page };
+	gid_t *in = alloc(NGROUPS_MAX, sizeof(gid_t));
+	gid_t *expect = alloc(NGROUPS_MAX, sizeof(gid_t));
+	int e, d, i, tested = 0;
+
+	ASSERT_TRUE(in != NULL);
+	ASSERT_TRUE(expect != NULL);
+	for (e = 0; e < (int)ARRAY_SIZE(edges); e++) {
+		for (d = -1; d <= 1; d++) {
+			int n = edges[e] + d;
+
+			if (n > NGROUPS_MAX)
+				continue;
+			fill_random(expect, n, n + 11);
+			sort_gids(expect, n);
+			for (i = 0; i < n; i++)
+				in[i] = expect[n - 1 - i];
+			ASSERT_EQ(0, sys_setgroups(n, in)) {
+				TH_LOG("setgroups(%d) in reverse order: %s", n,
+				       strerror(errno));
+			}
+			check_groups(_metadata, expect, n);
+
+			fill_random(in, n, n + 13);
+			memcpy(expect, in, n * sizeof(gid_t));
+			sort_gids(expect, n);
+			ASSERT_EQ(0, sys_setgroups(n, in));
+			check_groups(_metadata, expect, n);
+			tested++;
+		}
+	}
+	ASSERT_GE(tested, 9);
+	free(in);
+	free(expect);
+}
+
+/* The exact /proc/self/status format, and that no other id changes. */
+TEST(proc_status_format)
+{
+	static const gid_t three[] = { 3, 1, 2 };
+	static const gid_t seven[] = { 7 };
+	gid_t r, e, s, r2, e2, s2;
+	char *status, *line;
+
+	ASSERT_EQ(0, getresgid(&r, &e, &s));
+
+	ASSERT_EQ(0, sys_setgroups(3, three));
+	status = read_text("/proc/self/status");
+	ASSERT_TRUE(status != NULL);
+	line = strstr(status, "\nGroups:\t1 2 3 \n");
+	ASSERT_TRUE(line != NULL) {
+		TH_LOG("no \"Groups:\\t1 2 3 \\n\" in:\n%s", status);
+	}
+	free(status);
+
+	ASSERT_EQ(0, sys_setgroups(1, seven));
+	status = read_text("/proc/self/status");
+	ASSERT_TRUE(status != NULL);
+	ASSERT_TRUE(strstr(status, "\nGroups:\t7 \n") != NULL);
+	free(status);
+
+	ASSERT_EQ(0, sys_setgroups(0, NULL));
+	status = read_text("/proc/self/status");
+	ASSERT_TRUE(status != NULL);
+	ASSERT_TRUE(strstr(status, "\nGroups:\t \n") != NULL) {
+		TH_LOG("no \"Groups:\\t \\n\" in:\n%s", status);
+	}
+	free(status);
+
+	ASSERT_EQ(0, getresgid(&r2, &e2, &s2));
+	ASSERT_EQ(r, r2);
+	ASSERT_EQ(e, e2);
+	ASSERT_EQ(s, s2);
+	ASSERT_EQ(e, (gid_t)setfsgid(-1));
+}
+
+/* {5, 3, 5, 1, 3, 3} reads back as {1, 3, 3, 3, 5, 5}. */
+TEST(duplicates_kept_sorted)
+{
+	static const gid_t in[] = { 5, 3, 5, 1, 3, 3 };
+	static const gid_t expect[] = { 1, 3, 3, 3, 5, 5 };
+
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(in), in));
+	check_groups(_metadata, expect, ARRAY_SIZE(expect));
+	check_proc_groups(_metadata, expect, ARRAY_SIZE(expect));
+}
+
+/* Gids compare as unsigned: 2^31 and up sort after 2^31 - 1. */
+TEST(unsigned_order)
+{
+	static const gid_t in[] = {
+		0xfffffffeU, 65536, 0, 0x80000000U, 0x7fffffff, 65535,
+	};
+	static const gid_t expect[] = {
+		0, 65535, 65536, 0x7fffffff, 0x80000000U, 0xfffffffeU,
+	};
+
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(in), in));
+	check_groups(_metadata, expect, ARRAY_SIZE(expect));
+	check_proc_groups(_metadata, expect, ARRAY_SIZE(expect));
+}
+
+/* setgroups(0, ...) empties the list and never looks at the pointer. */
+TEST(setgroups_empty)
+{
+	static const gid_t some[] = { 10, 20 };
+
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(some), some));
+	ASSERT_EQ(0, sys_setgroups(0, NULL));
+	check_groups(_metadata, NULL, 0);
+
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(some), some));
+	ASSERT_EQ(0, sys_setgroups(0, fault_page(_metadata)));
+	check_groups(_metadata, NULL, 0);
+	check_proc_groups(_metadata, NULL, 0);
+}
+
+/*
+ * A size above NGROUPS_MAX, or negative, is EINVAL before the list is read
+ * (so not EFAULT for a NULL list), and the old list stays.
+ */
+TEST(setgroups_bad_size)
+{
+	static const gid_t old[] = { 4, 5, 6 };
+	static const long sizes[] = { NGROUPS_MAX + 1, INT_MAX, -1, INT_MIN };
+	gid_t *big;
+	int i;
+
+	big = malloc((NGROUPS_MAX + 1) * sizeof(*big));
+	ASSERT_TRUE(big != NULL);
+	fill_random(big, NGROUPS_MAX + 1, 42);
+
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(old), old));
+	for (i = 0; i < (int)ARRAY_SIZE(sizes); i++) {
+		ASSERT_ERRNO(EINVAL, sys_setgroups(sizes[i], big));
+		ASSERT_ERRNO(EINVAL, sys_setgroups(sizes[i], NULL));
+	}
+	check_groups(_metadata, old, ARRAY_SIZE(old));
+	free(big);
+}
+
+/* (gid_t)-1 is no valid gid: EINVAL wherever it is, and the old list stays. */
+TEST(setgroups_invalid_gid)
+{
+	static const gid_t old[] = { 4, 5, 6 };
+	static const gid_t first[] = { BAD_GID, 1, 2 };
+	static const gid_t last[] = { 1, 2, BAD_GID };
+	static const gid_t almost[] = { 0xfffffffeU };
+	gid_t *big;
+
+	big = malloc(NGROUPS_MAX * sizeof(*big));
+	ASSERT_TRUE(big != NULL);
+	fill_random(big, NGROUPS_MAX, 43);
+	big[NGROUPS_MAX - 1] = BAD_GID;
+
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(old), old));
+	ASSERT_ERRNO(EINVAL, sys_setgroups(ARRAY_SIZE(first), first));
+	ASSERT_ERRNO(EINVAL, sys_setgroups(ARRAY_SIZE(last), last));
+	ASSERT_ERRNO(EINVAL, sys_setgroups(NGROUPS_MAX, big));
+	check_groups(_metadata, old, ARRAY_SIZE(old));
+
+	/* the largest valid gid is fine */
+	ASSERT_EQ(0, sys_setgroups(1, almost));
+	check_groups(_metadata, almost, 1);
+	free(big);
+}
+
+/* A negative size is EINVAL, whatever the list and the pointer. */
+TEST(getgroups_bad_size)
+{
+	static const gid_t old[] = { 4, 5, 6 };
+	gid_t buf[4];
+
+	ASSERT_ERRNO(EINVAL, sys_getgroups(-1, buf));
+	ASSERT_ERRNO(EINVAL, sys_getgroups(INT_MIN, NULL));
+
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(old), old));
+	ASSERT_ERRNO(EINVAL, sys_getgroups(-1, buf));
+	ASSERT_ERRNO(EINVAL, sys_getgroups(-1, NULL));
+	ASSERT_ERRNO(EINVAL, sys_getgroups(INT_MIN, NULL));
+}
+
+/*
+ * A buffer smaller than the list is EINVAL before anything is written (so
+ * not EFAULT for NULL); size 0 only counts; a larger one gets the list.
+ */
+TEST(getgroups_small_buffer)
+{
+	static const gid_t old[] = { 6, 4, 5 };
+	static const gid_t sorted[] = { 4, 5, 6 };
+	gid_t buf[8];
+
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(old), old));
+
+	memset(buf, POISON, sizeof(buf));
+	ASSERT_ERRNO(EINVAL, sys_getgroups(1, buf));
+	ASSERT_ERRNO(EINVAL, sys_getgroups(2, buf));
+	ASSERT_TRUE(all_poison(buf, sizeof(buf)));
+	ASSERT_ERRNO(EINVAL, sys_getgroups(2, NULL));
+
+	ASSERT_EQ(3, sys_getgroups(0, NULL));
+	ASSERT_EQ(3, sys_getgroups(0, fault_page(_metadata)));
+	ASSERT_TRUE(all_poison(buf, sizeof(buf)));
+
+	ASSERT_EQ(3, sys_getgroups(ARRAY_SIZE(buf), buf));
+	ASSERT_EQ(-1, first_diff(sorted, buf, 3));
+	ASSERT_TRUE(all_poison(buf + 3, sizeof(buf) - 3 * sizeof(*buf)));
+}
+
+/* With an empty list there is nothing to copy: no EFAULT. */
+TEST(getgroups_empty)
+{
+	ASSERT_EQ(0, sys_setgroups(0, NULL));
+	ASSERT_EQ(0, sys_getgroups(0, NULL));
+	ASSERT_EQ(0, sys_getgroups(1, NULL));
+	ASSERT_EQ(0, sys_getgroups(NGROUPS_MAX, fault_page(_metadata)));
+}
+
+/* An unreadable list is EFAULT and the old list stays. */
+TEST(setgroups_efault)
+{
+	static const gid_t old[] = { 4, 5, 6 };
+	long page = sysconf(_SC_PAGESIZE);
+	int full = page / sizeof(gid_t);
+	gid_t *p;
+	int i;
+
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(old), old));
+	ASSERT_ERRNO(EFAULT, sys_setgroups(1, NULL));
+	ASSERT_ERRNO(EFAULT, sys_setgroups(NGROUPS_MAX, NULL));
+	ASSERT_ERRNO(EFAULT, sys_setgroups(1, fault_page(_metadata)));
+
+	/* three good gids, then a hole */
+	p = page_before_hole(_metadata, 3 * sizeof(gid_t));
+	p[0] = 10;
+	p[1] = 11;
+	p[2] = 12;
+	ASSERT_EQ(0, sys_setgroups(3, p));
+	check_groups(_metadata, p, 3);
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(old), old));
+	ASSERT_ERRNO(EFAULT, sys_setgroups(4, p));
+	ASSERT_ERRNO(EFAULT, sys_setgroups(NGROUPS_MAX, p));
+
+	/* a whole page of good gids, then a hole */
+	p = page_before_hole(_metadata, page);
+	for (i = 0; i < full; i++)
+		p[i] = 1000 + i;
+	ASSERT_ERRNO(EFAULT, sys_setgroups(full + 1, p));
+	check_groups(_metadata, old, ARRAY_SIZE(old));
+	check_proc_groups(_metadata, old, ARRAY_SIZE(old));
+
+	ASSERT_EQ(0, sys_setgroups(full, p));
+	check_groups(_metadata, p, full);
+}
+
+/*
+ * setgroups() reads and checks one gid after the other: an invalid gid ahead
+ * of the unreadable part is EINVAL, one behind it is never seen (EFAULT).
+ */
+TEST(setgroups_einval_before_efault)
+{
+	static const gid_t old[] = { 4, 5, 6 };
+	gid_t *p;
+
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(old), old));
+
+	p = page_before_hole(_metadata, 3 * sizeof(gid_t));
+	p[0] = 10;
+	p[1] = BAD_GID;
+	p[2] = 12;
+	ASSERT_ERRNO(EINVAL, sys_setgroups(4, p));
+	p[1] = 11;
+	ASSERT_ERRNO(EFAULT, sys_setgroups(4, p));
+	check_groups(_metadata, old, ARRAY_SIZE(old));
+}
+
+/* An unwritable buffer is EFAULT; the list stays. */
+TEST(getgroups_efault)
+{
+	static const gid_t old[] = { 4, 5, 6 };
+	long page = sysconf(_SC_PAGESIZE);
+	gid_t *p, *ro;
+
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(old), old));
+	ASSERT_ERRNO(EFAULT, sys_getgroups(3, NULL));
+	ASSERT_ERRNO(EFAULT, sys_getgroups(NGROUPS_MAX, fault_page(_metadata)));
+
+	/* room for two, then a hole */
+	p = page_before_hole(_metadata, 2 * sizeof(gid_t));
+	ASSERT_ERRNO(EFAULT, sys_getgroups(3, p));
+	ASSERT_ERRNO(EFAULT, sys_getgroups(NGROUPS_MAX, p));
+
+	ro = mmap(NULL, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(ro != MAP_FAILED);
+	ASSERT_ERRNO(EFAULT, sys_getgroups(3, ro));
+
+	check_groups(_metadata, old, ARRAY_SIZE(old));
+}
+
+/*
+ * Without CAP_SETGID, setgroups() is EPERM, and that is checked before
+ * anything else: the size, the pointer and the gids.  getgroups() needs
+ * no privilege.
+ */
+TEST(setgroups_eperm_nobody)
+{
+	static const gid_t old[] = { 10, 20, 30 };
+	static const gid_t bad[] = { BAD_GID };
+
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(old), old));
+	drop_to_nobody(_metadata);
+
+	ASSERT_ERRNO(EPERM, sys_setgroups(1, (gid_t[]){ 40 }));
+	ASSERT_ERRNO(EPERM, sys_setgroups(ARRAY_SIZE(old), old));
+	ASSERT_ERRNO(EPERM, sys_setgroups(0, NULL));
+	ASSERT_ERRNO(EPERM, sys_setgroups(NGROUPS_MAX + 1, NULL));
+	ASSERT_ERRNO(EPERM, sys_setgroups(-1, NULL));
+	ASSERT_ERRNO(EPERM, sys_setgroups(1, NULL));
+	ASSERT_ERRNO(EPERM, sys_setgroups(1, bad));
+
+	check_groups(_metadata, old, ARRAY_SIZE(old));
+	check_proc_groups(_metadata, old, ARRAY_SIZE(old));
+}
+
+/* It is CAP_SETGID in the effective set that counts, not uid 0. */
+TEST(setgroups_eperm_without_cap_setgid)
+{
+	static const gid_t old[] = { 10, 20, 30 };
+	static const gid_t new[] = { 40 };
+	uint64_t eff, perm;
+
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(old), old));
+	ASSERT_EQ(0, get_caps(&eff, &perm));
+	ASSERT_TRUE((eff & (1ULL << CAP_SETGID)) != 0) {
+		TH_LOG("the tests must start with CAP_SETGID");
+	}
+
+	ASSERT_EQ(0, set_caps(eff & ~(1ULL << CAP_SETGID), perm));
+	ASSERT_EQ((uid_t)0, getuid());
+	ASSERT_ERRNO(EPERM, sys_setgroups(ARRAY_SIZE(new), new));
+	ASSERT_ERRNO(EPERM, sys_setgroups(0, NULL));
+	check_groups(_metadata, old, ARRAY_SIZE(old));
+
+	ASSERT_EQ(0, set_caps(eff, perm));
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(new), new));
+	check_groups(_metadata, new, ARRAY_SIZE(new));
+}
+
+/* CAP_SETGID alone is enough, also for a uid other than 0. */
+TEST(setgroups_cap_setgid_only)
+{
+	static const gid_t new[] = { 30, 10, 20 };
+	static const gid_t sorted[] = { 10, 20, 30 };
+	uint64_t eff, perm, setgid = 1ULL << CAP_SETGID;
+
+	ASSERT_EQ(0, prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0));
+	ASSERT_EQ(0, setresgid(NOBODY, NOBODY, NOBODY));
+	ASSERT_EQ(0, setresuid(NOBODY, NOBODY, NOBODY));
+	ASSERT_EQ(0, set_caps(setgid, setgid));
+	ASSERT_EQ(0, get_caps(&eff, &perm));
+	ASSERT_EQ(setgid, eff);
+	ASSERT_EQ(setgid, perm);
+
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(new), new));
+	check_groups(_metadata, sorted, ARRAY_SIZE(sorted));
+	ASSERT_EQ(0, sys_setgroups(0, NULL));
+	check_groups(_metadata, NULL, 0);
+}
+
+/* A child starts with its parent's list and changes only its own. */
+TEST(inherited_across_fork)
+{
+	static const gid_t old[] = { 10, 20, 30 };
+	pid_t pid;
+	int status;
+
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(old), old));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		gid_t buf[4];
+
+		if (sys_getgroups(ARRAY_SIZE(buf), buf) != 3 ||
+		    first_diff(old, buf, 3) != -1)
+			_exit(1);
+		if (sys_setgroups(1, (gid_t[]){ 99 }))
+			_exit(2);
+		if (sys_getgroups(ARRAY_SIZE(buf), buf) != 1 || buf[0] != 99)
+			_exit(3);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	check_groups(_metadata, old, ARRAY_SIZE(old));
+}
+
+/*
+ * In a user namespace, groups without a mapping read back as overflowgid,
+ * in the order of the kernel's gids (so not necessarily ascending), and
+ * setgroups() is EPERM before a gid map exists and after "deny".
+ */
+TEST(user_namespace)
+{
+	static const gid_t old[] = { 80000, 100, 70000 };
+	gid_t ovf = read_overflowgid(_metadata);
+	gid_t before[] = { ovf, ovf, ovf };
+	gid_t after[] = { ovf, 5, ovf };
+	char *text;
+
+	ASSERT_EQ(0, setresgid(70000, 70000, 70000));
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(old), old));
+	if (unshare(CLONE_NEWUSER))
+		SKIP(return, "unshare(CLONE_NEWUSER): %s", strerror(errno));
+
+	/* all the capabilities in the new namespace, but no gid map yet */
+	check_groups(_metadata, before, ARRAY_SIZE(before));
+	ASSERT_ERRNO(EPERM, sys_setgroups(0, NULL));
+	ASSERT_ERRNO(EPERM, sys_setgroups(NGROUPS_MAX + 1, NULL));
+
+	ASSERT_EQ(0, write_text("/proc/self/setgroups", "deny"));
+	text = read_text("/proc/self/setgroups");
+	ASSERT_TRUE(text != NULL);
+	ASSERT_STREQ("deny\n", text);
+	free(text);
+	ASSERT_EQ(0, write_text("/proc/self/gid_map", "5 70000 1\n"));
+
+	check_groups(_metadata, after, ARRAY_SIZE(after));
+	check_proc_groups(_metadata, after, ARRAY_SIZE(after));
+	ASSERT_ERRNO(EPERM, sys_setgroups(0, NULL));
+	ASSERT_ERRNO(EPERM, sys_setgroups(1, (gid_t[]){ 5 }));
+
+	if (HAVE_GROUPS16) {
+		uint16_t after16[] = { ovf, 5, ovf };
+
+		check_groups16(_metadata, after16, ARRAY_SIZE(after16));
+		ASSERT_ERRNO(EPERM, sys_setgroups16(0, NULL));
+	}
+}
+
+/*
+ * Through getgroups16(), gids above 65535 read back as overflowgid; 65535
+ * itself reads back as 0xffff, which setgroups16() then refuses.
+ */
+TEST(compat16_overflow)
+{
+	static const gid_t in[] = {
+		70000, 65535, 1, 0xfffffffeU, 65536, 65534, 0x7fffffff,
+	};
+	static const gid_t sorted[] = {
+		1, 65534, 65535, 65536, 70000, 0x7fffffff, 0xfffffffeU,
+	};
+	uint16_t expect16[ARRAY_SIZE(sorted)], buf[ARRAY_SIZE(sorted)];
+	gid_t ovf;
+	int i;
+
+	REQUIRE_GROUPS16();
+	ovf = read_overflowgid(_metadata);
+	for (i = 0; i < (int)ARRAY_SIZE(sorted); i++)
+		expect16[i] = sorted[i] > 65535 ? ovf : sorted[i];
+
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(in), in));
+	check_groups16(_metadata, expect16, ARRAY_SIZE(expect16));
+	check_groups(_metadata, sorted, ARRAY_SIZE(sorted));
+
+	ASSERT_EQ((long)ARRAY_SIZE(buf),
+		  sys_getgroups16(ARRAY_SIZE(buf), buf));
+	ASSERT_EQ(BAD_GID16, buf[2]);
+	ASSERT_ERRNO(EINVAL, sys_setgroups16(ARRAY_SIZE(buf), buf));
+	check_groups(_metadata, sorted, ARRAY_SIZE(sorted));
+}
+
+/* (uint16_t)-1 means (gid_t)-1 and is EINVAL; 0xfffe is a gid like others. */
+TEST(compat16_invalid_gid)
+{
+	static const gid_t old[] = { 4, 5, 6 };
+	static const uint16_t bad[] = { 1, BAD_GID16, 2 };
+	static const uint16_t ok16[] = { 0xfffe, 0 };
+	static const gid_t ok[] = { 0, 65534 };
+
+	REQUIRE_GROUPS16();
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(old), old));
+	ASSERT_ERRNO(EINVAL, sys_setgroups16(ARRAY_SIZE(bad), bad));
+	ASSERT_ERRNO(EINVAL, sys_setgroups16(1, &bad[1]));
+	check_groups(_metadata, old, ARRAY_SIZE(old));
+
+	ASSERT_EQ(0, sys_setgroups16(ARRAY_SIZE(ok16), ok16));
+	check_groups(_metadata, ok, ARRAY_SIZE(ok));
+}
+
+TEST(compat16_bad_size)
+{
+	static const gid_t old[] = { 6, 4, 5 };
+	static const gid_t sorted[] = { 4, 5, 6 };
+	static const uint16_t sorted16[] = { 4, 5, 6 };
+	uint16_t buf[8], *big;
+
+	REQUIRE_GROUPS16();
+	big = calloc(NGROUPS_MAX + 1, sizeof(*big));
+	ASSERT_TRUE(big != NULL);
+
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(old), old));
+	ASSERT_ERRNO(EINVAL, sys_setgroups16(NGROUPS_MAX + 1, big));
+	ASSERT_ERRNO(EINVAL, sys_setgroups16(NGROUPS_MAX + 1, NULL));
+	ASSERT_ERRNO(EINVAL, sys_setgroups16(-1, NULL));
+	ASSERT_ERRNO(EINVAL, sys_setgroups16(INT_MIN, big));
+	ASSERT_ERRNO(EINVAL, sys_getgroups16(-1, buf));
+	ASSERT_ERRNO(EINVAL, sys_getgroups16(INT_MIN, NULL));
+
+	memset(buf, POISON, sizeof(buf));
+	ASSERT_ERRNO(EINVAL, sys_getgroups16(2, buf));
+	ASSERT_ERRNO(EINVAL, sys_getgroups16(2, NULL));
+	ASSERT_TRUE(all_poison(buf, sizeof(buf)));
+	ASSERT_EQ(3, sys_getgroups16(0, NULL));
+	ASSERT_EQ(3, sys_getgroups16(ARRAY_SIZE(buf), buf));
+	ASSERT_EQ(-1, first_diff16(sorted16, buf, 3));
+	ASSERT_TRUE(all_poison(buf + 3, sizeof(buf) - 3 * sizeof(*buf)));
+
+	check_groups(_metadata, sorted, ARRAY_SIZE(sorted));
+	free(big);
+}
+
+TEST(compat16_efault)
+{
+	static const gid_t old[] = { 4, 5, 6 };
+	uint16_t *p;
+
+	REQUIRE_GROUPS16();
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(old), old));
+
+	ASSERT_ERRNO(EFAULT, sys_setgroups16(1, NULL));
+	p = page_before_hole(_metadata, 3 * sizeof(uint16_t));
+	p[0] = 10;
+	p[1] = 11;
+	p[2] = 12;
+	ASSERT_ERRNO(EFAULT, sys_setgroups16(4, p));
+	p[1] = BAD_GID16;
+	ASSERT_ERRNO(EINVAL, sys_setgroups16(4, p));
+	check_groups(_metadata, old, ARRAY_SIZE(old));
+
+	ASSERT_ERRNO(EFAULT, sys_getgroups16(3, NULL));
+	p = page_before_hole(_metadata, 2 * sizeof(uint16_t));
+	ASSERT_ERRNO(EFAULT, sys_getgroups16(3, p));
+
+	ASSERT_EQ(0, sys_setgroups16(0, NULL));
+	ASSERT_EQ(0, sys_getgroups16(1, NULL));
+}
+
+TEST(compat16_eperm)
+{
+	static const gid_t old[] = { 10, 20, 30 };
+	static const uint16_t new[] = { 40 };
+
+	REQUIRE_GROUPS16();
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(old), old));
+	drop_to_nobody(_metadata);
+
+	ASSERT_ERRNO(EPERM, sys_setgroups16(ARRAY_SIZE(new), new));
+	ASSERT_ERRNO(EPERM, sys_setgroups16(0, NULL));
+	ASSERT_ERRNO(EPERM, sys_setgroups16(NGROUPS_MAX + 1, NULL));
+	ASSERT_ERRNO(EPERM, sys_setgroups16(1, NULL));
+	check_groups(_metadata, old, ARRAY_SIZE(old));
+}
+
+TEST_HARNESS_MAIN
