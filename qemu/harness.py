@@ -135,7 +135,7 @@ def tested_base():
     """The Debian version the series was tested on, from the cover letter."""
     cover = ROOT / "0000-cover-letter.patch"
     if cover.exists():
-        m = re.search(r"linux-source-6\.1 (\S+)", cover.read_text())
+        m = re.search(r"^base-tree: Debian linux-source-6\.1 (\S+)$", cover.read_text(), re.M)
         if m:
             return m.group(1)
     return None

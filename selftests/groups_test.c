@@ -1249,4 +1249,230 @@ TEST(compat16_eperm)
 	check_groups(_metadata, old, ARRAY_SIZE(old));
 }
 
+/*
+ * kernel.ngroups_max.  It is read-only before it became writable; these
+ * tests skip there.  The fixture puts the default back whatever happens.
+ */
+#define NGROUPS_MAX_SYSCTL	"/proc/sys/kernel/ngroups_max"
+
+static long read_ngroups_max(void)
+{
+	char *text = read_text(NGROUPS_MAX_SYSCTL);
+	long val;
+
+	if (!text)
+		return -1;
+	val = strtol(text, NULL, 10);
+	free(text);
+	return val;
+}
+
+/* Write @len bytes of @text; 0 or the errno of open() or write(). */
+static int write_ngroups_max(const char *text, size_t len)
+{
+	int fd, err = 0;
+
+	fd = open(NGROUPS_MAX_SYSCTL, O_WRONLY);
+	if (fd < 0)
+		return errno;
+	if (write(fd, text, len) != (ssize_t)len)
+		err = errno ? errno : EIO;
+	close(fd);
+	return err;
+}
+
+#define SET_NGROUPS_MAX(str) write_ngroups_max(str, strlen(str))
+
+FIXTURE(ngroups_max)
+{
+	gid_t *gids;
+};
+
+FIXTURE_SETUP(ngroups_max)
+{
+	struct stat st;
+	int i;
+
+	ASSERT_EQ(0, stat(NGROUPS_MAX_SYSCTL, &st));
+	if (!(st.st_mode & 0200))
+		SKIP(return, "kernel.ngroups_max is read-only on this kernel");
+	self->gids = alloc(NGROUPS_MAX + 1, sizeof(gid_t));
+	ASSERT_TRUE(self->gids != NULL);
+	for (i = 0; i <= NGROUPS_MAX; i++)
+		self->gids[i] = 1000 + i;
+}
+
+FIXTURE_TEARDOWN(ngroups_max)
+{
+	free(self->gids);
+	EXPECT_EQ(0, SET_NGROUPS_MAX("65536"));
+	EXPECT_EQ(NGROUPS_MAX, read_ngroups_max());
+}
+
+/* The default is NGROUPS_MAX, and glibc's sysconf() follows the file. */
+TEST_F(ngroups_max, default_and_sysconf)
+{
+	ASSERT_EQ(NGROUPS_MAX, read_ngroups_max());
+	ASSERT_EQ(NGROUPS_MAX, sysconf(_SC_NGROUPS_MAX));
+	ASSERT_EQ(0, sys_setgroups(NGROUPS_MAX, self->gids));
+
+	ASSERT_EQ(0, SET_NGROUPS_MAX("10"));
+	ASSERT_EQ(10, read_ngroups_max());
+	ASSERT_EQ(10, sysconf(_SC_NGROUPS_MAX));
+}
+
+/* A limit of 10: 10 groups work and 11 are EINVAL, on every ABI. */
+TEST_F(ngroups_max, limit_10)
+{
+	uint16_t gids16[11] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
+
+	ASSERT_EQ(0, SET_NGROUPS_MAX("10"));
+	ASSERT_EQ(0, sys_setgroups(10, self->gids));
+	check_groups(_metadata, self->gids, 10);
+	ASSERT_ERRNO(EINVAL, sys_setgroups(11, self->gids));
+	check_groups(_metadata, self->gids, 10);
+
+	if (!HAVE_GROUPS16)
+		return;
+	ASSERT_EQ(0, sys_setgroups16(10, gids16));
+	ASSERT_ERRNO(EINVAL, sys_setgroups16(11, gids16));
+	ASSERT_EQ(10, sys_getgroups16(0, NULL));
+}
+
+/* Lowering the limit takes nothing from a process that holds more. */
+TEST_F(ngroups_max, lower_below_held)
+{
+	pid_t pid;
+	int status;
+
+	ASSERT_EQ(0, sys_setgroups(1000, self->gids));
+	ASSERT_EQ(0, SET_NGROUPS_MAX("10"));
+	check_groups(_metadata, self->gids, 1000);
+
+	/* A child inherits the whole list but cannot set it again. */
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		if (sys_getgroups(0, NULL) != 1000)
+			_exit(1);
+		if (sys_setgroups(1000, self->gids) != -1 || errno != EINVAL)
+			_exit(2);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+
+	ASSERT_ERRNO(EINVAL, sys_setgroups(11, self->gids));
+	check_groups(_metadata, self->gids, 1000);
+
+	ASSERT_EQ(0, SET_NGROUPS_MAX("65536"));
+	ASSERT_EQ(0, sys_setgroups(NGROUPS_MAX, self->gids));
+	ASSERT_EQ(NGROUPS_MAX, sys_getgroups(0, NULL));
+}
+
+/* Out of range, negative, not a number or empty: EINVAL, no change. */
+TEST_F(ngroups_max, bad_values)
+{
+	static const char * const bad[] = { "65537", "-1", "abc", "\n", "" };
+	int i;
+
+	ASSERT_EQ(0, SET_NGROUPS_MAX("100"));
+	for (i = 0; i < (int)ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(EINVAL, SET_NGROUPS_MAX(bad[i])) {
+			TH_LOG("writing \"%s\"", bad[i]);
+		}
+		ASSERT_EQ(100, read_ngroups_max());
+	}
+	ASSERT_EQ(0, SET_NGROUPS_MAX("65536"));
+	ASSERT_EQ(NGROUPS_MAX, read_ngroups_max());
+}
+
+/* With 0, only the empty list can be set. */
+TEST_F(ngroups_max, zero)
+{
+	ASSERT_EQ(0, SET_NGROUPS_MAX("0"));
+	ASSERT_EQ(0, read_ngroups_max());
+	ASSERT_EQ(0, sys_setgroups(0, NULL));
+	ASSERT_ERRNO(EINVAL, sys_setgroups(1, self->gids));
+	check_groups(_metadata, NULL, 0);
+}
+
+/* Run @fn in a child; its exit status, or -1. */
+static int in_child(void (*fn)(void))
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		fn();
+		_exit(99);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static void write_as_nobody(void)
+{
+	if (setresgid(NOBODY, NOBODY, NOBODY) || setresuid(NOBODY, NOBODY, NOBODY))
+		_exit(90);
+	_exit(SET_NGROUPS_MAX("10"));
+}
+
+static void write_without_cap_sys_admin(void)
+{
+	uint64_t eff, perm;
+
+	if (get_caps(&eff, &perm))
+		_exit(90);
+	eff &= ~(1ULL << CAP_SYS_ADMIN);
+	if (set_caps(eff, perm))
+		_exit(91);
+	_exit(SET_NGROUPS_MAX("10"));
+}
+
+/* Root in a new user namespace, mapped to the real root or not. */
+static void write_in_user_ns(void)
+{
+	int fd;
+
+	if (unshare(CLONE_NEWUSER))
+		_exit(90);
+	fd = open("/proc/self/uid_map", O_WRONLY);
+	if (fd < 0 || write(fd, "0 0 1", 5) != 5)
+		_exit(91);
+	close(fd);
+	_exit(SET_NGROUPS_MAX("10"));
+}
+
+static void write_in_unmapped_user_ns(void)
+{
+	if (unshare(CLONE_NEWUSER))
+		_exit(90);
+	_exit(SET_NGROUPS_MAX("10"));
+}
+
+/* Only CAP_SYS_ADMIN in the initial user namespace may write it. */
+TEST_F(ngroups_max, privilege)
+{
+	int r;
+
+	r = in_child(write_as_nobody);
+	EXPECT_TRUE(r == EACCES || r == EPERM) {
+		TH_LOG("as nobody: %d", r);
+	}
+	r = in_child(write_without_cap_sys_admin);
+	EXPECT_EQ(EPERM, r);
+	r = in_child(write_in_user_ns);
+	EXPECT_EQ(EPERM, r);
+	r = in_child(write_in_unmapped_user_ns);
+	EXPECT_TRUE(r == EACCES || r == EPERM) {
+		TH_LOG("unmapped root in a user namespace: %d", r);
+	}
+	ASSERT_EQ(NGROUPS_MAX, read_ngroups_max());
+}
+
 TEST_HARNESS_MAIN
