@@ -586,8 +586,9 @@ def check_checkpatch():
     tree = ensure_vanilla()
     results = []
     for p in series_patches():
-        out = sh(["perl", tree / "scripts/checkpatch.pl", "--strict", "--no-tree", "-q", p],
-                 check=False)
+        # From stdin: run on a file that git tracks, checkpatch checks it as source.
+        out = subprocess.run(["perl", tree / "scripts/checkpatch.pl", "--strict", "--no-tree",
+                              "-q", "-"], stdin=open(p), capture_output=True, text=True).stdout
         bad = [x for x in out.splitlines() if x.startswith(("ERROR:", "WARNING:"))]
         results.append((f"checkpatch --strict {p.name}", "fail" if bad else "pass",
                         "; ".join(bad[:3])))
