@@ -21,9 +21,11 @@ PACKAGES := linux-source-6.1 qemu-system-x86 qemu-system-arm \
 	gcc make libc6-dev gcc-aarch64-linux-gnu gcc-i686-linux-gnu \
 	gcc-arm-linux-gnueabihf libc6-dev-arm64-cross libc6-dev-i386-cross \
 	libc6-dev-armhf-cross flex bison bc libelf-dev libssl-dev cpio perl \
-	python3 git xz-utils
+	python3 git xz-utils gnuplot-nox
 
-.PHONY: help deps tree build run guest-run check clean distclean
+ROUNDS  ?= 5
+
+.PHONY: help deps tree build run guest-run check bench export clean distclean
 
 help:
 	@echo "make deps        install what the project needs (apt-get; idempotent)"
@@ -34,6 +36,9 @@ help:
 	@echo "                 (TARGETS=\"...\" and KERNEL=vanilla narrow or switch it)"
 	@echo "make guest-run   run your static program in a guest:"
 	@echo "                 PROG=/path ARGS=\"...\" OVERLAY=/dir ARCH=... KERNEL=... TIMEOUT=s"
+	@echo "make bench       patched vs vanilla under QEMU, alternating boots: table and plots"
+	@echo "                 in build/bench/<arch>/ (ARCH=..., ROUNDS=5); not part of make check"
+	@echo "make export      format-patch build/patched back into 0001-*.patch"
 	@echo "make tree        extract build/vanilla and apply the series in build/patched"
 	@echo "make build       build the kernels and guest programs for TARGETS"
 	@echo "make clean       remove kernel builds and results (keeps the trees)"
@@ -65,6 +70,12 @@ guest-run: deps
 
 check: deps
 	@$(HARNESS) check --kernel $(KERNEL) $(TARGETS)
+
+bench: deps
+	@python3 qemu/bench.py --target $(ARCH) --rounds $(ROUNDS)
+
+export:
+	@$(HARNESS) export
 
 clean:
 	rm -rf build/out build/bin build/results build/logs

@@ -238,7 +238,8 @@ def parse_fragment(path):
 
 def fragments(kernel, t, extra=()):
     frags = [ROOT / "kconfig/base.config"] + [ROOT / f"kconfig/{f}.config" for f in t["fragments"]]
-    if kernel == "patched" and (ROOT / "kconfig/patched.config").exists():
+    # bench kernels must be configured identically: no patched-only options
+    if kernel == "patched" and "bench" not in extra and (ROOT / "kconfig/patched.config").exists():
         frags.append(ROOT / "kconfig/patched.config")
     return frags + [ROOT / f"kconfig/{e}.config" for e in extra]
 
@@ -282,7 +283,8 @@ def build_kernel(kernel, target, extra=()):
     ensure_config(kernel, t, tree, out, extra)
     log = BUILD / f"logs/build-{name}.log"
     log.unlink(missing_ok=True)
-    kmake(tree, out, t, Path(t["image"]).name, log=log)
+    goals = [Path(t["image"]).name] + (["modules"] if "bench" in extra else [])
+    kmake(tree, out, t, *goals, log=log)
     progress(f"kernel: {name} built ({out / t['image']})", start)
     return out / t["image"]
 
@@ -298,14 +300,14 @@ def selftest_programs():
     return m.group(1).split() if m else []
 
 
-def compile_c(abi, src, out, extra_flags=()):
+def compile_c(abi, src, out, extra_flags=(), libs=()):
     a = ABIS[abi]
     out.parent.mkdir(parents=True, exist_ok=True)
     srcs = [src] + sorted(Path(src).parent.glob("*.h"))
     if out.exists() and all(out.stat().st_mtime >= s.stat().st_mtime for s in srcs):
         return out
     cmd = [a["cc"], "-static", "-O2", "-Wall", "-D_GNU_SOURCE", *extra_flags, "-o", out, src,
-           *a["cflags"]]
+           *libs, *a["cflags"]]
     sh(cmd, BUILD / f"logs/userspace-{abi}.log")
     return out
 

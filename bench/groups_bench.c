@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The supplementary groups benchmark, run as root inside a guest by
+ * "make bench", on the vanilla and on the patched kernel alike.
+ *
+ * Prints one line per measurement:
+ *
+ *	BENCH <metric> <N> <value>
+ *
+ * Times are nanoseconds per call (the median of several calls), memory is
+ * bytes per group set, allocations are counts per setgroups() call.
+ *
+ *	groups_bench [--compat16] [--module PATH]
+ *
+ * --compat16 measures only the 16-bit calls (run it as an i386 or armhf
+ * binary); --module loads the in-kernel lookup timer first.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef __NR_setgroups32
+#define NR_setgroups	__NR_setgroups32
+#define NR_getgroups	__NR_getgroups32
+#define HAVE_GROUPS16	1
+#else
+#define NR_setgroups	__NR_setgroups
+#define NR_getgroups	__NR_getgroups
+#define HAVE_GROUPS16	0
+#endif
+
+#define NGROUPS_MAX	65536
+#define BASE		100000u
+#define LOOKUP_FILE	"/sys/kernel/debug/groups_lookup_bench"
+#define TRACING		"/sys/kernel/tracing"
+#define MEM_THREADS	400
+
+static long sys_setgroups(long n, const gid_t *g)
+{
+	return syscall(NR_setgroups, n, g);
+}
+
+static long sys_getgroups(long n, gid_t *g)
+{
+	return syscall(NR_getgroups, n, g);
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void report(const char *metric, int n, double value)
+{
+	printf("BENCH %s %d %.1f\n", metric, n, value);
+	fflush(stdout);
+}
+
+static void die(const char *what)
+{
+	printf("groups_bench: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+/* How many times to repeat a call of cost ~n, to keep a boot short */
+static int reps_for(int n)
+{
+	int reps = 400000 / (n + 200);
+
+	return reps < 5 ? 5 : reps > 200 ? 200 : reps;
+}
+
+static unsigned int rnd_state = 12345;
+
+static unsigned int rnd(void)
+{
+	rnd_state = rnd_state * 1103515245u + 12345u;
+	return rnd_state >> 1;
+}
+
+enum input { RANDOM, SORTED, REVERSE, DUPLICATES, NR_INPUTS };
+static const char * const input_name[] = { "random", "sorted", "reverse", "dups" };
+
+/* n gids from base, distinct unless DUPLICATES, in the order of @kind */
+static void fill(gid_t *g, int n, enum input kind, gid_t base)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		g[i] = kind == REVERSE ? base + n - 1 - i :
+		       kind == DUPLICATES ? base + rnd() % 16 : base + i;
+	if (kind == RANDOM)
+		for (i = n - 1; i > 0; i--) {
+			int j = rnd() % (i + 1);
+			gid_t t = g[i];
+
+			g[i] = g[j];
+			g[j] = t;
+		}
+}
+
+static void bench_set_get(int n, gid_t *g, gid_t *buf)
+{
+	int reps = reps_for(n), r, kind;
+	double *t = malloc(sizeof(*t) * reps);
+	char name[64];
+
+	for (kind = 0; kind < NR_INPUTS; kind++) {
+		fill(g, n, kind, BASE);
+		for (r = 0; r < reps; r++) {
+			double t0 = now_ns();
+
+			if (sys_setgroups(n, g))
+				die("setgroups");
+			t[r] = now_ns() - t0;
+		}
+		snprintf(name, sizeof(name), "setgroups_%s", input_name[kind]);
+		report(name, n, median(t, reps));
+	}
+
+	fill(g, n, RANDOM, BASE);
+	if (sys_setgroups(n, g))
+		die("setgroups");
+	for (r = 0; r < reps; r++) {
+		double t0 = now_ns();
+
+		if (sys_getgroups(n, buf) != n)
+			die("getgroups");
+		t[r] = now_ns() - t0;
+	}
+	report("getgroups", n, median(t, reps));
+	free(t);
+}
+
+static void bench_compat16(int n)
+{
+#if HAVE_GROUPS16
+	unsigned short *g = malloc(2 * (n + 1)), *buf = malloc(2 * (n + 1));
+	int reps = reps_for(n), r, i;
+	double *t = malloc(sizeof(*t) * reps);
+
+	for (i = 0; i < n; i++)
+		g[i] = 1 + rnd() % 65000;
+	for (r = 0; r < reps; r++) {
+		double t0 = now_ns();
+
+		if (syscall(__NR_setgroups, n, g))
+			die("setgroups16");
+		t[r] = now_ns() - t0;
+	}
+	report("setgroups16_random", n, median(t, reps));
+	for (r = 0; r < reps; r++) {
+		double t0 = now_ns();
+
+		if (syscall(__NR_getgroups, n, buf) != n)
+			die("getgroups16");
+		t[r] = now_ns() - t0;
+	}
+	report("getgroups16", n, median(t, reps));
+	free(g);
+	free(buf);
+	free(t);
+#else
+	(void)n;
+#endif
+}
+
+/* In-kernel lookups through the module: first, middle, last gid and a miss */
+static void bench_lookup(int n, gid_t *g)
+{
+	static const char * const what[] = { "first", "middle", "last", "miss" };
+	const unsigned int iters = 20000;
+	unsigned int gid, hit;
+	unsigned long long ns;
+	char cmd[160], line[80], name[64];
+	FILE *f;
+	int fd, k = 0;
+
+	fill(g, n, RANDOM, BASE);
+	if (sys_setgroups(n, g))
+		die("setgroups");
+	snprintf(cmd, sizeof(cmd), "%u %u %u %u %u\n", iters, BASE,
+		 BASE + n / 2, BASE + (n ? n - 1 : 0), BASE + n + 7);
+	fd = open(LOOKUP_FILE, O_WRONLY);
+	if (fd < 0)
+		return;
+	if (write(fd, cmd, strlen(cmd)) < 0)
+		die("lookup write");
+	close(fd);
+	f = fopen(LOOKUP_FILE, "r");
+	if (!f)
+		die("lookup read");
+	while (k < 4 && fgets(line, sizeof(line), f) &&
+	       sscanf(line, "%u %u %llu", &gid, &hit, &ns) == 3) {
+		/* With no groups only the miss means anything. */
+		if (n || k == 3) {
+			if (hit != (k < 3)) {
+				printf("groups_bench: lookup of %u: hit %u\n", gid, hit);
+				exit(1);
+			}
+			snprintf(name, sizeof(name), "lookup_%s", what[k]);
+			report(name, n, (double)ns / iters);
+		}
+		k++;
+	}
+	fclose(f);
+}
+
+static void bench_fork(int n, gid_t *g)
+{
+	double t[41];
+	int r, status;
+
+	fill(g, n, RANDOM, BASE);
+	if (sys_setgroups(n, g))
+		die("setgroups");
+	for (r = 0; r < 41; r++) {
+		double t0 = now_ns();
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(0);
+		if (pid < 0 || waitpid(pid, &status, 0) != pid)
+			die("fork");
+		t[r] = now_ns() - t0;
+	}
+	report("fork_exit_wait", n, median(t, 41));
+}
+
+static long meminfo_kb(const char *key)
+{
+	char line[128];
+	size_t len = strlen(key);
+	long val = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, len) && line[len] == ':')
+			val = atol(line + len + 1);
+	if (f)
+		fclose(f);
+	return val;
+}
+
+/* Threads each install a distinct set of n gids and hold it. */
+static pthread_barrier_t mem_start, mem_done, mem_exit;
+static int mem_n;
+
+static void *mem_thread(void *arg)
+{
+	long t = (long)arg;
+	gid_t *g = malloc(sizeof(*g) * (mem_n + 1));
+
+	pthread_barrier_wait(&mem_start);
+	fill(g, mem_n, SORTED, BASE + t * (gid_t)mem_n);
+	if (sys_setgroups(mem_n, g))
+		die("setgroups in thread");
+	free(g);
+	pthread_barrier_wait(&mem_done);
+	pthread_barrier_wait(&mem_exit);
+	return NULL;
+}
+
+static void bench_memory(int n)
+{
+	/* Fewer sets when they are big: each setgroups() costs ~n. */
+	long threads = 2000000 / (n + 1), t;
+	pthread_t th[MEM_THREADS];
+	pthread_attr_t attr;
+	long free0, free1, slab0, slab1;
+
+	threads = threads < 40 ? 40 : threads > MEM_THREADS ? MEM_THREADS : threads;
+	mem_n = n;
+	pthread_barrier_init(&mem_start, NULL, threads + 1);
+	pthread_barrier_init(&mem_done, NULL, threads + 1);
+	pthread_barrier_init(&mem_exit, NULL, threads + 1);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	for (t = 0; t < threads; t++)
+		if (pthread_create(&th[t], &attr, mem_thread, (void *)t))
+			die("pthread_create");
+	sync();
+	usleep(100000);
+	free0 = meminfo_kb("MemFree");
+	slab0 = meminfo_kb("Slab");
+	pthread_barrier_wait(&mem_start);
+	pthread_barrier_wait(&mem_done);
+	usleep(100000);
+	free1 = meminfo_kb("MemFree");
+	slab1 = meminfo_kb("Slab");
+	pthread_barrier_wait(&mem_exit);
+	for (t = 0; t < threads; t++)
+		pthread_join(th[t], NULL);
+	report("mem_per_set", n, (free0 - free1) * 1024.0 / threads);
+	report("slab_per_set", n, (slab1 - slab0) * 1024.0 / threads);
+	pthread_barrier_destroy(&mem_start);
+	pthread_barrier_destroy(&mem_done);
+	pthread_barrier_destroy(&mem_exit);
+}
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	int ret = 0;
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, text, strlen(text)) < 0)
+		ret = -1;
+	close(fd);
+	return ret;
+}
+
+static int count_lines(const char *path, const char *needle)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (line[0] != '#' && (!needle || strstr(line, needle)))
+			n++;
+	if (f)
+		fclose(f);
+	return f ? n : -1;
+}
+
+/*
+ * Allocations that one setgroups() makes: page allocations of order > 0
+ * (the kmem:mm_page_alloc tracepoint, filtered on order and on this task;
+ * this counts slab refills too) and vmalloc areas that the new set holds.
+ */
+static void bench_allocations(int n, gid_t *g)
+{
+	const int calls = 8;
+	char pid[32];
+	int c, high, v0, v1;
+
+	if (write_file(TRACING "/events/kmem/mm_page_alloc/filter", "order > 0"))
+		return;
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	write_file(TRACING "/set_event_pid", pid);
+	write_file(TRACING "/trace", "");
+	write_file(TRACING "/events/kmem/mm_page_alloc/enable", "1");
+	write_file(TRACING "/tracing_on", "1");
+	for (c = 0; c < calls; c++) {
+		fill(g, n, RANDOM, BASE + c * (gid_t)n);
+		if (sys_setgroups(n, g))
+			die("setgroups");
+	}
+	write_file(TRACING "/tracing_on", "0");
+	write_file(TRACING "/events/kmem/mm_page_alloc/enable", "0");
+	high = count_lines(TRACING "/trace", "mm_page_alloc");
+	report("order_gt0_allocs", n, (double)high / calls);
+
+	if (sys_setgroups(0, NULL))
+		die("setgroups");
+	v0 = count_lines("/proc/vmallocinfo", NULL);
+	if (sys_setgroups(n, g))
+		die("setgroups");
+	v1 = count_lines("/proc/vmallocinfo", NULL);
+	if (v0 >= 0 && v1 >= 0)
+		report("vmalloc_areas", n, v1 - v0);
+}
+
+static int load_module(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || syscall(__NR_finit_module, fd, "", 0)) {
+		printf("groups_bench: cannot load %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int sizes[16], nsizes = 0, i, compat16 = 0;
+	long per_page = sysconf(_SC_PAGESIZE) / sizeof(gid_t);
+	gid_t *g = malloc(sizeof(gid_t) * (NGROUPS_MAX + 1));
+	gid_t *buf = malloc(sizeof(gid_t) * (NGROUPS_MAX + 1));
+	const int fixed[] = { 0, 1, 8, 32, 33 };
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--compat16"))
+			compat16 = 1;
+		else if (!strcmp(argv[i], "--module") && i + 1 < argc)
+			load_module(argv[++i]);
+	}
+	mount("tracefs", TRACING, "tracefs", 0, NULL);
+
+	/* The sizes of the issue; the block edges follow the page size. */
+	for (i = 0; i < 5; i++)
+		sizes[nsizes++] = fixed[i];
+	sizes[nsizes++] = per_page - 1;
+	sizes[nsizes++] = per_page;
+	sizes[nsizes++] = per_page + 1;
+	if (per_page + 1 < 10000)
+		sizes[nsizes++] = 10000;
+	sizes[nsizes++] = NGROUPS_MAX;
+
+	printf("BENCH page_size 0 %ld\n", per_page * 4);
+	for (i = 0; i < nsizes; i++) {
+		int n = sizes[i];
+
+		if (compat16) {
+			bench_compat16(n);
+			continue;
+		}
+		bench_set_get(n, g, buf);
+		bench_lookup(n, g);
+		bench_fork(n, g);
+		bench_memory(n);
+		bench_allocations(n, g);
+	}
+	return 0;
+}

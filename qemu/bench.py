@@ -1,0 +1,207 @@
+# SPDX-License-Identifier: GPL-2.0
+"""make bench: the patched kernel against vanilla, side by side under QEMU.
+
+Both kernels are built with the same config (kconfig/bench.config on top of
+the target's), boot under the same QEMU settings and run the same static
+program (bench/groups_bench.c), alternating A B A B ... over the rounds so
+that machine noise hits both.  Per metric and N the report gives the median
+ratio patched/vanilla over the rounds with its min-max spread.  Results go
+to build/bench/<target>/: results.md, raw.tsv, plots, the command.
+"""
+
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+import harness as h
+
+# (metric, predicate on N, limit): the issue's targets, as ratios
+TARGETS = [
+    ("setgroups_random", lambda n, pg: n == 65536, 0.25),
+    ("setgroups_sorted", lambda n, pg: n == 65536, 0.05),
+    ("setgroups_random", lambda n, pg: n == 10000, 0.3),
+    ("getgroups", lambda n, pg: n == 65536, 0.1),
+    ("setgroups_random", lambda n, pg: n <= 32, 1.0),
+    ("setgroups_sorted", lambda n, pg: n <= 32, 1.0),
+    ("setgroups_reverse", lambda n, pg: n <= 32, 1.0),
+    ("setgroups_dups", lambda n, pg: n <= 32, 1.0),
+    ("getgroups", lambda n, pg: n <= 32, 1.0),
+    ("lookup_first", lambda n, pg: True, 1.1),
+    ("lookup_middle", lambda n, pg: True, 1.1),
+    ("lookup_last", lambda n, pg: True, 1.1),
+    ("lookup_miss", lambda n, pg: True, 1.1),
+    ("fork_exit_wait", lambda n, pg: True, 1.05),
+    ("mem_per_set", lambda n, pg: n == 10000, 0.7),
+    ("mem_per_set", lambda n, pg: n == 65536, 0.55),
+    ("mem_per_set", lambda n, pg: True, 1.0),
+]
+# counts whose target is an absolute 0 on the patched kernel
+ZERO = {"order_gt0_allocs", "vmalloc_areas"}
+UNITS = {"mem_per_set": "bytes", "slab_per_set": "bytes", "order_gt0_allocs": "per call",
+         "vmalloc_areas": "per set"}
+
+
+def build(kernel, target):
+    t = h.TARGETS[target]
+    image = h.build_kernel(kernel, target, extra=("bench",))
+    out = h.BUILD / "out" / f"{kernel}-{target}-bench"
+    moddir = h.BUILD / "bench" / f"module-{kernel}-{target}"
+    shutil.rmtree(moddir, ignore_errors=True)
+    shutil.copytree(h.ROOT / "bench/lookup", moddir)
+    h.kmake(h.tree_of(kernel), out, t, f"M={moddir}", "modules",
+            log=h.BUILD / f"logs/bench-module-{kernel}-{target}.log")
+    return image, moddir / "groups_lookup_bench.ko"
+
+
+def parse(lines):
+    values = {}
+    for line in lines:
+        f = line.split()
+        if len(f) == 4 and f[0] == "BENCH":
+            values[(f[1], int(f[2]))] = float(f[3])
+    return values
+
+
+def fmt(v):
+    if v >= 100:
+        return f"{v:,.0f}"
+    return f"{v:.3g}"
+
+
+def cmd_bench(args):
+    t0 = time.monotonic()
+    target = args.target
+    t = h.TARGETS[target]
+    outdir = h.BUILD / "bench" / target
+    outdir.mkdir(parents=True, exist_ok=True)
+    abis = t["abis"]
+    progs = {abi: h.compile_c(abi, h.ROOT / "bench/groups_bench.c",
+                              h.BUILD / "bin" / abi / "groups_bench", libs=["-pthread"])
+             for abi in abis}
+    init = h.compile_c(abis[0], h.ROOT / "qemu/init.c", h.BUILD / "bin" / abis[0] / "init")
+    kernels = ("vanilla", "patched")
+    initrds, images = {}, {}
+    for k in kernels:
+        images[k], module = build(k, target)
+        files = {"/init": init, "/bench/groups_lookup_bench.ko": module}
+        files.update({f"/bench/groups_bench-{abi}": progs[abi] for abi in abis})
+        plan = [[f"{abis[0]}", 900, f"/bench/groups_bench-{abis[0]}", "--module",
+                 "/bench/groups_lookup_bench.ko"]]
+        plan += [[f"{abi}-compat16", 900, f"/bench/groups_bench-{abi}", "--compat16"]
+                 for abi in abis[1:]]
+        initrds[k] = h.make_initramfs(h.BUILD / "bench" / f"initramfs-{k}-{target}.cpio",
+                                      files, plan)
+
+    runs = {k: [] for k in kernels}
+    for r in range(args.rounds):
+        for k in kernels:                     # A B A B ...
+            job = f"bench-{k}-{target}-r{r}"
+            lines, outcome, elapsed = h.boot(k, target, job, images[k], initrds[k], 1800)
+            bad = [x for x in lines if "groups_bench:" in x or "exit=" in x and "exit=0" not in x]
+            if outcome != "ok" or bad:
+                print(f"bench: {job}: {outcome}; {bad[:3]} (see build/results/{job}/)")
+                return 1
+            runs[k].append(parse(lines))
+            h.progress(f"bench: round {r + 1}/{args.rounds} {k} ({elapsed:.0f}s in the guest)")
+
+    keys = sorted({key for run in runs["vanilla"] for key in run},
+                  key=lambda kn: (kn[0], kn[1]))
+    page = int(runs["vanilla"][0].get(("page_size", 0), 4096))
+    raw = ["kernel\tround\tmetric\tN\tvalue"]
+    for k in kernels:
+        for r, run in enumerate(runs[k]):
+            raw += [f"{k}\t{r}\t{m}\t{n}\t{v}" for (m, n), v in sorted(run.items())]
+    (outdir / "raw.tsv").write_text("\n".join(raw) + "\n")
+
+    rows, misses = [], []
+    for m, n in keys:
+        if m == "page_size":
+            continue
+        v = [run.get((m, n)) for run in runs["vanilla"]]
+        p = [run.get((m, n)) for run in runs["patched"]]
+        if None in v or None in p:
+            continue
+        vm, pm = statistics.median(v), statistics.median(p)
+        target_txt, verdict = "", ""
+        if m in ZERO:
+            target_txt, ratio_txt = "0 (patched)", "-"
+            verdict = "ok" if max(p) == 0 else "MISS"
+        else:
+            ratios = [pi / vi for pi, vi in zip(p, v) if vi > 0]
+            if not ratios:
+                continue
+            med = statistics.median(ratios)
+            ratio_txt = f"{med:.3f} [{min(ratios):.3f}-{max(ratios):.3f}]"
+            limits = [lim for tm, pred, lim in TARGETS if tm == m and pred(n, page)]
+            if limits:
+                lim = min(limits)
+                target_txt = f"<= {lim}"
+                verdict = "ok" if med <= lim else "MISS"
+        if verdict == "MISS":
+            misses.append(f"{m} N={n}")
+        unit = UNITS.get(m, "ns")
+        rows.append(f"| {m} | {n} | {fmt(vm)} | {fmt(pm)} | {unit} | {ratio_txt} | "
+                    f"{target_txt} | {verdict} |")
+
+    cmd = f"make bench ARCH={target} ROUNDS={args.rounds}"
+    md = [f"Benchmark: patched / vanilla, {target}, page size {page}, {args.rounds} rounds "
+          "alternating vanilla and patched boots under QEMU TCG; medians of the rounds, "
+          "ratio = median over rounds of patched/vanilla [min-max].", "",
+          "| metric | N | vanilla | patched | unit | ratio [spread] | target | |",
+          "|---|---|---|---|---|---|---|---|", *rows, "",
+          f"Targets missed: {', '.join(misses) if misses else 'none'}", "",
+          f"Command: `{cmd}`"]
+    (outdir / "results.md").write_text("\n".join(md) + "\n")
+    (outdir / "command.txt").write_text(cmd + "\n")
+    plot(outdir, runs, keys)
+    print("\n".join(md))
+    print(f"bench: {time.monotonic() - t0:.0f}s; results in {outdir}/")
+    return 0
+
+
+def plot(outdir, runs, keys):
+    """cost against N, log axes, both kernels: one PNG per group of metrics"""
+    if not shutil.which("gnuplot"):
+        print("bench: gnuplot is missing (make deps), no plot")
+        return
+    groups = {"syscalls": ["setgroups_random", "setgroups_sorted", "getgroups"],
+              "lookup": ["lookup_first", "lookup_last", "lookup_miss"],
+              "memory": ["mem_per_set"]}
+    for name, metrics in groups.items():
+        series = []
+        for m in metrics:
+            for k in ("vanilla", "patched"):
+                pts = sorted((n, statistics.median(run[(m, n)] for run in runs[k]))
+                             for (mm, n) in keys if mm == m and n > 0)
+                if not pts:
+                    continue
+                dat = outdir / f"{name}-{m}-{k}.dat"
+                dat.write_text("".join(f"{n} {v}\n" for n, v in pts))
+                series.append(f"'{dat}' using 1:2 with linespoints title '{m} {k}'")
+        if not series:
+            continue
+        ylabel = "bytes per set" if name == "memory" else "ns per call"
+        script = (f"set terminal png size 1000,650\nset output '{outdir / (name + '.png')}'\n"
+                  f"set logscale xy\nset xlabel 'N (groups)'\nset ylabel '{ylabel}'\n"
+                  f"set key left top\nset grid\nplot " + ", ".join(series) + "\n")
+        (outdir / f"{name}.gnuplot").write_text(script)
+        subprocess.run(["gnuplot", outdir / f"{name}.gnuplot"], check=False)
+
+
+def main():
+    import argparse
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--target", default="x86_64", choices=list(h.TARGETS))
+    ap.add_argument("--rounds", type=int, default=5)
+    args = ap.parse_args()
+    try:
+        sys.exit(cmd_bench(args))
+    except h.Failure as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1503 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests for the users of the supplementary group list: the code paths that
+ * consult a process's groups, exercised with large sets.
+ *
+ *  - file and directory permission checks (in_group_p());
+ *  - fork() and execve() passing the list on;
+ *  - SO_PEERGROUPS on AF_UNIX sockets;
+ *  - net.ipv4.ping_group_range for ICMP sockets;
+ *  - the group permissions of keys;
+ *  - user namespaces: setgroups() there and the gids seen from outside.
+ *
+ * The tests expect to start as root (uid 0, all capabilities) in the initial
+ * user namespace.  The harness runs every test in a child of its own; the
+ * tests drop privileges only in children of their own, so that the fixture
+ * teardowns still run as root.
+ *
+ * Most sets are made of members spaced by two, BASE_GID + 2 * i, so that
+ * every member has a neighbour that is not one.  Where block edges matter,
+ * the sizes and the probed positions follow the page size: a page holds
+ * PAGE_SIZE / 4 gids.
+ *
+ * As in groups_test.c, the group list is changed and read with raw system
+ * calls only (the 32-bit ones on i386 and arm).
+ */
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fsuid.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <netinet/in.h>
+#include <linux/capability.h>
+#include <linux/keyctl.h>
+#include <linux/types.h>
+
+#include "../kselftest_harness.h"
+
+/* include/uapi/linux/limits.h; glibc falls back to 8 without it. */
+#if !defined(NGROUPS_MAX) || NGROUPS_MAX != 65536
+#undef NGROUPS_MAX
+#define NGROUPS_MAX	65536
+#endif
+
+#ifndef SO_PEERGROUPS
+#define SO_PEERGROUPS	59
+#endif
+
+/* uid and gid of nobody and nogroup in the test guests */
+#define NOBODY		65534
+/* owner of the test files and keys: neither root nor nobody */
+#define OTHER_UID	65535
+
+/* The sets: members BASE_GID + 2 * i, far from 0 and from NOBODY */
+#define BASE_GID	100000U
+
+/* include/linux/key.h: the group and possessor permissions of a key */
+#define KEY_GRP_VIEW	0x00000100
+#define KEY_GRP_READ	0x00000200
+
+/* Exit codes of the children the tests fork */
+#define CHILD_OK		0
+#define CHILD_FAILED		1
+#define CHILD_SETUP_FAILED	200
+#define CHILD_NO_USERNS		201
+
+/* The argument that makes the program check its groups and exit */
+#define VERIFY_ARG	"--verify-groups"
+
+#define POISON		0xa5
+#define POISON_GID	0xa5a5a5a5U
+
+#ifdef __NR_setgroups32
+#define NR_setgroups	__NR_setgroups32
+#define NR_getgroups	__NR_getgroups32
+#else
+#define NR_setgroups	__NR_setgroups
+#define NR_getgroups	__NR_getgroups
+#endif
+
+static long sys_setgroups(long size, const gid_t *list)
+{
+	return syscall(NR_setgroups, size, list);
+}
+
+static long sys_getgroups(long size, gid_t *list)
+{
+	return syscall(NR_getgroups, size, list);
+}
+
+/* Assert that @call fails with errno @err. */
+#define ASSERT_ERRNO(err, call) do {					\
+	int __want = (err);						\
+	long __ret;							\
+	int __err;							\
+									\
+	errno = 0;							\
+	__ret = (call);							\
+	__err = errno;							\
+	ASSERT_EQ(-1, __ret) {						\
+		TH_LOG("%s returned %ld, expected %s", #call, __ret,	\
+		       strerror(__want));				\
+	}								\
+	ASSERT_EQ(__want, __err) {					\
+		TH_LOG("%s: %s, expected %s", #call, strerror(__err),	\
+		       strerror(__want));				\
+	}								\
+} while (0)
+
+/* gids in one page: where the blocks of a paged group list end */
+static int gids_per_page(void)
+{
+	return sysconf(_SC_PAGESIZE) / sizeof(gid_t);
+}
+
+/*
+ * A size given either as @n or, if @n is 0, as @blocks pages of gids plus
+ * @delta, capped at NGROUPS_MAX.
+ */
+static int set_size(int n, int blocks, int delta)
+{
+	if (n)
+		return n;
+	n = blocks * gids_per_page() + delta;
+	return n < NGROUPS_MAX ? n : NGROUPS_MAX;
+}
+
+/* malloc() that never returns NULL for n == 0 */
+static void *alloc(size_t n, size_t size)
+{
+	return malloc(n ? n * size : 1);
+}
+
+static gid_t member_gid(int i)
+{
+	return BASE_GID + 2 * (gid_t)i;
+}
+
+/* member_gid(0) .. member_gid(n - 1): ascending */
+static gid_t *member_list(int n)
+{
+	gid_t *gids = alloc(n, sizeof(*gids));
+	int i;
+
+	if (gids)
+		for (i = 0; i < n; i++)
+			gids[i] = member_gid(i);
+	return gids;
+}
+
+/*
+ * A bijection on [0, 2^31): distinct inputs give distinct, well spread gids
+ * that are never (gid_t)-1.
+ */
+static gid_t mix31(__u32 x)
+{
+	x &= 0x7fffffff;
+	x ^= x >> 16;
+	x = (x * 0x45d9f3bU) & 0x7fffffff;
+	x ^= x >> 13;
+	x = (x * 0x2c1b3c6dU) & 0x7fffffff;
+	x ^= x >> 15;
+	return x;
+}
+
+/* @n distinct gids below 2^31, in a pseudo-random order given by @seed. */
+static void fill_random(gid_t *gids, int n, __u32 seed)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		gids[i] = mix31(seed * 0x10001U + i);
+}
+
+static int cmp_gid(const void *a, const void *b)
+{
+	gid_t x = *(const gid_t *)a, y = *(const gid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void sort_gids(gid_t *gids, int n)
+{
+	qsort(gids, n, sizeof(*gids), cmp_gid);
+}
+
+static bool is_member(const gid_t *sorted, int n, gid_t gid)
+{
+	return !!bsearch(&gid, sorted, n, sizeof(*sorted), cmp_gid);
+}
+
+/* Fisher-Yates with a fixed seed, so that the kernel has to sort. */
+static void shuffle(gid_t *gids, int n, __u32 seed)
+{
+	gid_t tmp;
+	int i, j;
+
+	for (i = n - 1; i > 0; i--) {
+		seed = seed * 1103515245U + 12345U;
+		j = (seed >> 8) % (i + 1);
+		tmp = gids[i];
+		gids[i] = gids[j];
+		gids[j] = tmp;
+	}
+}
+
+/* setgroups() of @gids[0..@n) in shuffled order; 0 or an errno. */
+static int set_groups_shuffled(const gid_t *gids, int n)
+{
+	gid_t *copy = alloc(n, sizeof(*copy));
+	int err = 0;
+
+	if (!copy)
+		return ENOMEM;
+	memcpy(copy, gids, n * sizeof(*copy));
+	shuffle(copy, n, n);
+	if (sys_setgroups(n, copy))
+		err = errno;
+	free(copy);
+	return err;
+}
+
+/*
+ * Compare the current group list with @expect[0..@n), in this order:
+ * -1 if equal, else the index of the first difference (@n if only the
+ * number differs), or -2 if it cannot be read.
+ */
+static int groups_diff(const gid_t *expect, int n)
+{
+	gid_t *buf = alloc(n + 1, sizeof(*buf));
+	long got;
+	int i;
+
+	if (!buf)
+		return -2;
+	memset(buf, POISON, (n + 1) * sizeof(*buf));
+	got = sys_getgroups(n + 1, buf);
+	if (got < 0) {
+		free(buf);
+		return -2;
+	}
+	for (i = 0; i < n && i < got; i++)
+		if (buf[i] != expect[i])
+			break;
+	if (i == n && got == n && buf[n] == POISON_GID)
+		i = -1;
+	free(buf);
+	return i;
+}
+
+/* Read a whole (proc) file into a NUL-terminated buffer. */
+static char *read_text(const char *path)
+{
+	size_t len = 0, size = 4096;
+	char *buf = malloc(size), *tmp;
+	ssize_t ret;
+	int fd;
+
+	if (!buf)
+		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		goto fail;
+	for (;;) {
+		if (size - len < 2) {
+			size *= 2;
+			tmp = realloc(buf, size);
+			if (!tmp)
+				goto fail_close;
+			buf = tmp;
+		}
+		ret = read(fd, buf + len, size - len - 1);
+		if (ret < 0 && errno == EINTR)
+			continue;
+		if (ret < 0)
+			goto fail_close;
+		if (ret == 0)
+			break;
+		len += ret;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+
+fail_close:
+	close(fd);
+fail:
+	free(buf);
+	return NULL;
+}
+
+/* Write @text with one write(); 0 or -errno. */
+static int write_text(const char *path, const char *text)
+{
+	ssize_t len = strlen(text), ret;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = write(fd, text, len);
+	if (ret < 0)
+		ret = -errno;
+	close(fd);
+	if (ret < 0)
+		return ret;
+	return ret == len ? 0 : -EIO;
+}
+
+/*
+ * Compare the "Groups:" line of the status file @path with @expect[0..@n):
+ * -1 if it lists exactly these, else the index of the first difference
+ * (@n for anything after the last one), or -2 if there is no such line.
+ * fs/proc/array.c separates the gids with spaces and ends the line with a
+ * space: "Groups:\t1 2 3 \n", or "Groups:\t \n" if empty.
+ */
+static int status_groups_diff(const char *path, const gid_t *expect, int n)
+{
+	char *text = read_text(path), *p, *end;
+	unsigned long val;
+	int i, ret = -2;
+
+	if (!text)
+		return -2;
+	p = strstr(text, "\nGroups:\t");
+	if (!p)
+		goto out;
+	p += strlen("\nGroups:\t");
+	for (i = 0; i < n; i++) {
+		val = strtoul(p, &end, 10);
+		if (end == p || *end != ' ' || val != expect[i]) {
+			ret = i;
+			goto out;
+		}
+		p = end + 1;
+	}
+	if (n == 0 && *p++ != ' ')
+		ret = n;
+	else if (*p != '\n')
+		ret = n;
+	else
+		ret = -1;
+out:
+	free(text);
+	return ret;
+}
+
+static int get_caps(__u64 *eff, __u64 *perm)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	memset(data, 0, sizeof(data));
+	if (syscall(__NR_capget, &hdr, data))
+		return -1;
+	*eff = data[0].effective | (__u64)data[1].effective << 32;
+	*perm = data[0].permitted | (__u64)data[1].permitted << 32;
+	return 0;
+}
+
+/* In a child: say why it fails, return @code to pass to _exit(). */
+static int child_fail(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "# child %d: ", getpid());
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+/* Become nobody:nogroup; as no uid stays 0, all capabilities go. */
+static int become_nobody(void)
+{
+	__u64 eff, perm;
+
+	if (setresgid(NOBODY, NOBODY, NOBODY) ||
+	    setresuid(NOBODY, NOBODY, NOBODY))
+		return child_fail(-1, "cannot become nobody: %s",
+				  strerror(errno));
+	if (get_caps(&eff, &perm) || eff || perm)
+		return child_fail(-1, "capabilities left as nobody");
+	if (getegid() != NOBODY || setfsgid(-1) != NOBODY)
+		return child_fail(-1, "egid or fsgid is not nobody's");
+	return 0;
+}
+
+/*
+ * Fork a child that holds the @n gids of @gids (given to setgroups() in
+ * shuffled order) and, if @nobody, is nobody:nogroup without capabilities.
+ * Returns the pid in the parent and 0 in the child; a child that cannot
+ * get there exits with CHILD_SETUP_FAILED.
+ */
+static pid_t fork_with_groups(const gid_t *gids, int n, bool nobody)
+{
+	pid_t pid = fork();
+	int err;
+
+	if (pid != 0)
+		return pid;
+	err = set_groups_shuffled(gids, n);
+	if (err)
+		_exit(child_fail(CHILD_SETUP_FAILED, "setgroups(%d): %s", n,
+				 strerror(err)));
+	if (sys_getgroups(0, NULL) != n)
+		_exit(child_fail(CHILD_SETUP_FAILED, "getgroups() is not %d",
+				 n));
+	if (nobody && become_nobody())
+		_exit(CHILD_SETUP_FAILED);
+	return 0;
+}
+
+/* Wait for @pid: its exit status, 128 + the signal that killed it, or -1. */
+static int wait_child(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+/*
+ * 1. Membership through real permission checks.
+ *
+ * For a set of n members, files and directories owned by OTHER_UID are
+ * made for a group at every interesting position: first, second, middle,
+ * last but one, last and both sides of every block edge, and for the
+ * non-member right after each of them and the one before the first.  A
+ * child holding the set, as nobody, must be able to read exactly the files
+ * (mode 0040) and search exactly the directories (mode 0010) of its groups:
+ * EACCES otherwise.
+ */
+FIXTURE(membership)
+{
+	char dir[64];
+	gid_t *gids;
+	gid_t *probes;
+	int n;
+	int nprobes;
+	bool made;
+};
+
+FIXTURE_VARIANT(membership)
+{
+	int n;
+	int blocks;
+	int delta;
+};
+
+FIXTURE_VARIANT_ADD(membership, n3) { .n = 3 };
+/* 1022 gids with 4K pages: the longest list kept with its header */
+FIXTURE_VARIANT_ADD(membership, page_minus_2) { .blocks = 1, .delta = -2 };
+FIXTURE_VARIANT_ADD(membership, page_minus_1) { .blocks = 1, .delta = -1 };
+FIXTURE_VARIANT_ADD(membership, page_plus_1) { .blocks = 1, .delta = 1 };
+FIXTURE_VARIANT_ADD(membership, two_pages_minus_1) { .blocks = 2, .delta = -1 };
+FIXTURE_VARIANT_ADD(membership, n10000) { .n = 10000 };
+FIXTURE_VARIANT_ADD(membership, n65536) { .n = NGROUPS_MAX };
+
+static void add_probe(FIXTURE_DATA(membership) *self, int i)
+{
+	if (i < 0 || i >= self->n)
+		return;
+	self->probes[self->nprobes++] = member_gid(i);
+	self->probes[self->nprobes++] = member_gid(i) + 1;
+}
+
+static int probe_path(char *buf, size_t size, const char *dir, char kind,
+		      gid_t gid)
+{
+	return snprintf(buf, size, "%s/%c%u", dir, kind, gid);
+}
+
+/* A file or directory owned by OTHER_UID:@gid with mode @mode. */
+static int make_owned(const char *path, gid_t gid, mode_t mode, bool dir)
+{
+	char inner[PATH_MAX];
+	int fd;
+
+	if (dir) {
+		if (mkdir(path, 0700))
+			return -1;
+		snprintf(inner, sizeof(inner), "%s/x", path);
+		fd = open(inner, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+	} else {
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	}
+	if (fd < 0)
+		return -1;
+	close(fd);
+	if (chown(path, OTHER_UID, gid) || chmod(path, mode))
+		return -1;
+	return 0;
+}
+
+FIXTURE_SETUP(membership)
+{
+	int i, j, bs = gids_per_page(), n = set_size(variant->n, variant->blocks,
+						     variant->delta);
+	char path[PATH_MAX];
+
+	self->n = n;
+	self->gids = member_list(n);
+	ASSERT_TRUE(!!self->gids);
+	self->probes = alloc(16 + 4 * (n / bs + 1), sizeof(gid_t));
+	ASSERT_TRUE(!!self->probes);
+
+	self->probes[self->nprobes++] = member_gid(0) - 1;
+	add_probe(self, 0);
+	add_probe(self, 1);
+	add_probe(self, n / 2);
+	add_probe(self, n - 2);
+	add_probe(self, n - 1);
+	for (i = bs; i < n; i += bs) {
+		add_probe(self, i - 1);
+		add_probe(self, i);
+	}
+	sort_gids(self->probes, self->nprobes);
+	for (i = 1, j = 1; i < self->nprobes; i++)
+		if (self->probes[i] != self->probes[j - 1])
+			self->probes[j++] = self->probes[i];
+	self->nprobes = j;
+
+	strcpy(self->dir, "/tmp/groups_users.XXXXXX");
+	ASSERT_TRUE(!!mkdtemp(self->dir));
+	self->made = true;
+	ASSERT_EQ(0, chmod(self->dir, 0755));
+	for (i = 0; i < self->nprobes; i++) {
+		probe_path(path, sizeof(path), self->dir, 'f', self->probes[i]);
+		ASSERT_EQ(0, make_owned(path, self->probes[i], 0040, false)) {
+			TH_LOG("%s: %s", path, strerror(errno));
+		}
+		probe_path(path, sizeof(path), self->dir, 'd', self->probes[i]);
+		ASSERT_EQ(0, make_owned(path, self->probes[i], 0010, true)) {
+			TH_LOG("%s: %s", path, strerror(errno));
+		}
+	}
+}
+
+FIXTURE_TEARDOWN(membership)
+{
+	char path[PATH_MAX];
+	int i;
+
+	for (i = 0; self->made && i < self->nprobes; i++) {
+		probe_path(path, sizeof(path), self->dir, 'f', self->probes[i]);
+		unlink(path);
+		probe_path(path, sizeof(path), self->dir, 'd', self->probes[i]);
+		strcat(path, "/x");
+		unlink(path);
+		path[strlen(path) - 2] = '\0';
+		rmdir(path);
+	}
+	if (self->made)
+		EXPECT_EQ(0, rmdir(self->dir));
+	free(self->gids);
+	free(self->probes);
+}
+
+/* One probe: 0 if @ret and @err are what membership says, else 1. */
+static int probe_result(const char *what, const char *path, bool member,
+			int ret, int err)
+{
+	if (member && ret == 0)
+		return 0;
+	if (!member && ret < 0 && err == EACCES)
+		return 0;
+	child_fail(0, "%s %s as %s: %s", what, path,
+		   member ? "a member" : "no member",
+		   ret < 0 ? strerror(err) : "allowed");
+	return 1;
+}
+
+static int probe_all(FIXTURE_DATA(membership) *self)
+{
+	int i, fd, ret, bad = 0, members = 0;
+	char path[PATH_MAX];
+	struct stat st;
+	bool member;
+
+	for (i = 0; i < self->nprobes; i++) {
+		member = is_member(self->gids, self->n, self->probes[i]);
+		members += member;
+
+		probe_path(path, sizeof(path), self->dir, 'f', self->probes[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		bad += probe_result("open", path, member, fd, errno);
+		if (fd >= 0)
+			close(fd);
+
+		probe_path(path, sizeof(path), self->dir, 'd', self->probes[i]);
+		strcat(path, "/x");
+		ret = stat(path, &st);
+		bad += probe_result("stat", path, member, ret, errno);
+	}
+	/* both kinds must have been probed, or the test proves nothing */
+	if (!members || members == self->nprobes)
+		return child_fail(CHILD_FAILED, "%d members in %d probes",
+				  members, self->nprobes);
+	return bad ? CHILD_FAILED : CHILD_OK;
+}
+
+TEST_F(membership, file_and_dir)
+{
+	pid_t pid;
+
+	pid = fork_with_groups(self->gids, self->n, true);
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(probe_all(self));
+	ASSERT_EQ(CHILD_OK, wait_child(pid));
+}
+
+/*
+ * 2. fork() and execve() keep the set.
+ *
+ * The test sets a random list and forks a child that, as root or as nobody,
+ * runs this program again with VERIFY_ARG, the size, the seed and its uid:
+ * verify_groups() rebuilds the list and compares it with getgroups() and
+ * with the "Groups:" line of /proc/self/status.
+ */
+static int verify_groups(int argc, char **argv)
+{
+	gid_t *expect;
+	int n, diff;
+	__u32 seed;
+	uid_t uid;
+
+	if (argc != 5)
+		return child_fail(CHILD_FAILED, "usage: %s %s N SEED UID",
+				  argv[0], VERIFY_ARG);
+	n = atoi(argv[2]);
+	seed = strtoul(argv[3], NULL, 10);
+	uid = strtoul(argv[4], NULL, 10);
+	if (getuid() != uid || geteuid() != uid)
+		return child_fail(CHILD_FAILED, "uid %u, euid %u, expected %u",
+				  getuid(), geteuid(), uid);
+	expect = alloc(n, sizeof(*expect));
+	if (!expect)
+		return child_fail(CHILD_FAILED, "out of memory");
+	fill_random(expect, n, seed);
+	sort_gids(expect, n);
+	diff = groups_diff(expect, n);
+	if (diff != -1)
+		return child_fail(CHILD_FAILED,
+				  "after execve, getgroups() differs at %d of %d",
+				  diff, n);
+	diff = status_groups_diff("/proc/self/status", expect, n);
+	if (diff != -1)
+		return child_fail(CHILD_FAILED,
+				  "after execve, /proc/self/status differs at %d of %d",
+				  diff, n);
+	free(expect);
+	return CHILD_OK;
+}
+
+FIXTURE(exec)
+{
+	gid_t *gids;
+};
+
+FIXTURE_VARIANT(exec)
+{
+	int n;
+	bool nobody;
+};
+
+FIXTURE_VARIANT_ADD(exec, root_n10000) { .n = 10000 };
+FIXTURE_VARIANT_ADD(exec, nobody_n10000) { .n = 10000, .nobody = true };
+FIXTURE_VARIANT_ADD(exec, root_n65536) { .n = NGROUPS_MAX };
+
+FIXTURE_SETUP(exec)
+{
+	self->gids = alloc(variant->n, sizeof(gid_t));
+	ASSERT_TRUE(!!self->gids);
+}
+
+FIXTURE_TEARDOWN(exec)
+{
+	free(self->gids);
+}
+
+TEST_F(exec, keeps_groups)
+{
+	char n_arg[16], seed_arg[16], uid_arg[16];
+	char *argv[] = {
+		"groups_users_test", VERIFY_ARG, n_arg, seed_arg, uid_arg, NULL
+	};
+	__u32 seed = variant->n + variant->nobody;
+	pid_t pid;
+
+	fill_random(self->gids, variant->n, seed);
+	ASSERT_EQ(0, sys_setgroups(variant->n, self->gids));
+	snprintf(n_arg, sizeof(n_arg), "%d", variant->n);
+	snprintf(seed_arg, sizeof(seed_arg), "%u", seed);
+	snprintf(uid_arg, sizeof(uid_arg), "%u", variant->nobody ? NOBODY : 0);
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		if (variant->nobody && become_nobody())
+			_exit(CHILD_SETUP_FAILED);
+		execve("/proc/self/exe", argv, environ);
+		_exit(child_fail(CHILD_SETUP_FAILED, "execve: %s",
+				 strerror(errno)));
+	}
+	ASSERT_EQ(CHILD_OK, wait_child(pid));
+}
+
+/*
+ * A child that changes its groups leaves its parent's alone, and a parent
+ * that changes its groups after fork() leaves its child's alone.
+ */
+TEST(fork_isolation)
+{
+	static const gid_t small[] = { 30, 10, 20 };
+	static const gid_t small_sorted[] = { 10, 20, 30 };
+	int n = 10000, m = NGROUPS_MAX, pipefd[2];
+	gid_t *a, *a_sorted, *b, *b_sorted;
+	pid_t pid;
+	char byte;
+
+	a = alloc(n, sizeof(*a));
+	a_sorted = alloc(n, sizeof(*a_sorted));
+	b = alloc(m, sizeof(*b));
+	b_sorted = alloc(m, sizeof(*b_sorted));
+	ASSERT_TRUE(a && a_sorted && b && b_sorted);
+	fill_random(a, n, 11);
+	memcpy(a_sorted, a, n * sizeof(*a));
+	sort_gids(a_sorted, n);
+	fill_random(b, m, 12);
+	memcpy(b_sorted, b, m * sizeof(*b));
+	sort_gids(b_sorted, m);
+	ASSERT_EQ(0, sys_setgroups(n, a));
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		if (groups_diff(a_sorted, n) != -1)
+			_exit(child_fail(CHILD_FAILED, "not the parent's list"));
+		if (sys_setgroups(m, b))
+			_exit(child_fail(CHILD_FAILED, "setgroups: %s",
+					 strerror(errno)));
+		if (groups_diff(b_sorted, m) != -1)
+			_exit(child_fail(CHILD_FAILED, "not the new list"));
+		_exit(CHILD_OK);
+	}
+	ASSERT_EQ(CHILD_OK, wait_child(pid));
+	ASSERT_EQ(-1, groups_diff(a_sorted, n));
+	ASSERT_EQ(-1, status_groups_diff("/proc/self/status", a_sorted, n));
+
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		close(pipefd[1]);
+		if (read(pipefd[0], &byte, 1) != 1)
+			_exit(child_fail(CHILD_FAILED, "no word from the parent"));
+		if (groups_diff(a_sorted, n) != -1)
+			_exit(child_fail(CHILD_FAILED, "the list changed"));
+		_exit(CHILD_OK);
+	}
+	close(pipefd[0]);
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(small), small));
+	ASSERT_EQ(1, write(pipefd[1], "x", 1));
+	close(pipefd[1]);
+	ASSERT_EQ(CHILD_OK, wait_child(pid));
+	ASSERT_EQ(-1, groups_diff(small_sorted, ARRAY_SIZE(small_sorted)));
+
+	free(a);
+	free(a_sorted);
+	free(b);
+	free(b_sorted);
+}
+
+static bool all_poison(const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] != POISON)
+			return false;
+	return true;
+}
+
+/*
+ * 3. SO_PEERGROUPS on AF_UNIX sockets.
+ *
+ * Check SO_PEERGROUPS on @fd against @expect[0..@n).  optlen is in bytes:
+ * no buffer, or one a gid or a byte too small, is ERANGE with the length
+ * needed in optlen and nothing written; a buffer of the exact or a larger
+ * size gets all the gids, ascending, and optlen says how many bytes.
+ * Returns 0 if so, else CHILD_FAILED after saying why.
+ */
+static int peergroups_diff(int fd, const gid_t *expect, int n)
+{
+	socklen_t need = n * sizeof(gid_t), size = need + 16 * sizeof(gid_t);
+	socklen_t small[] = { 0, need - sizeof(gid_t), need - 1 };
+	socklen_t big[] = { need, size };
+	gid_t *buf = alloc(n + 16, sizeof(*buf));
+	int i, ret, err, result = CHILD_FAILED;
+	socklen_t len;
+
+	if (!buf)
+		return child_fail(CHILD_FAILED, "out of memory");
+	for (i = 0; n > 0 && i < (int)ARRAY_SIZE(small); i++) {
+		memset(buf, POISON, size);
+		len = small[i];
+		errno = 0;
+		ret = getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, i ? buf : NULL,
+				 &len);
+		err = errno;
+		if (ret != -1 || err != ERANGE || len != need ||
+		    !all_poison(buf, size)) {
+			child_fail(0, "SO_PEERGROUPS, optlen %u for %d gids: %d (%s), optlen %u",
+				   small[i], n, ret, strerror(err), len);
+			goto out;
+		}
+	}
+	for (i = 0; i < (int)ARRAY_SIZE(big); i++) {
+		memset(buf, POISON, size);
+		len = big[i];
+		ret = getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, buf, &len);
+		if (ret || len != need) {
+			child_fail(0, "SO_PEERGROUPS, optlen %u for %d gids: %d (%s), optlen %u",
+				   big[i], n, ret, strerror(errno), len);
+			goto out;
+		}
+		if (memcmp(buf, expect, need) ||
+		    !all_poison((char *)buf + need, size - need)) {
+			child_fail(0, "SO_PEERGROUPS, optlen %u: wrong gids",
+				   big[i]);
+			goto out;
+		}
+	}
+	result = 0;
+out:
+	free(buf);
+	return result;
+}
+
+FIXTURE(peergroups)
+{
+	gid_t *gids;
+	gid_t *sorted;
+	int n;
+};
+
+FIXTURE_VARIANT(peergroups)
+{
+	int n;
+	int blocks;
+	int delta;
+};
+
+FIXTURE_VARIANT_ADD(peergroups, n0) { .blocks = 0 };
+FIXTURE_VARIANT_ADD(peergroups, n3) { .n = 3 };
+FIXTURE_VARIANT_ADD(peergroups, page_plus_1) { .blocks = 1, .delta = 1 };
+FIXTURE_VARIANT_ADD(peergroups, n10000) { .n = 10000 };
+FIXTURE_VARIANT_ADD(peergroups, n65536) { .n = NGROUPS_MAX };
+
+FIXTURE_SETUP(peergroups)
+{
+	int n = set_size(variant->n, variant->blocks, variant->delta);
+
+	self->n = n;
+	self->gids = alloc(n, sizeof(gid_t));
+	self->sorted = alloc(n, sizeof(gid_t));
+	ASSERT_TRUE(self->gids && self->sorted);
+	fill_random(self->gids, n, n + 5);
+	memcpy(self->sorted, self->gids, n * sizeof(gid_t));
+	sort_gids(self->sorted, n);
+}
+
+FIXTURE_TEARDOWN(peergroups)
+{
+	free(self->gids);
+	free(self->sorted);
+}
+
+/* A socketpair's ends both carry the groups of socketpair() time. */
+TEST_F(peergroups, socketpair)
+{
+	static const int types[] = { SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET };
+	static const gid_t other[] = { 42 };
+	int i, sv[2];
+
+	for (i = 0; i < (int)ARRAY_SIZE(types); i++) {
+		ASSERT_EQ(0, sys_setgroups(self->n, self->gids));
+		ASSERT_EQ(0, socketpair(AF_UNIX, types[i] | SOCK_CLOEXEC, 0, sv));
+		ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(other), other));
+		EXPECT_EQ(0, peergroups_diff(sv[0], self->sorted, self->n));
+		EXPECT_EQ(0, peergroups_diff(sv[1], self->sorted, self->n));
+		close(sv[0]);
+		close(sv[1]);
+	}
+}
+
+/*
+ * Through listen() and connect(): the server sees the client's groups at
+ * connect() time, the client the server's at listen() time, which is also
+ * what the listening socket itself reports.  Before any of this, a socket
+ * has no peer: ENODATA.
+ */
+TEST_F(peergroups, listen_connect)
+{
+	static const gid_t at_listen[] = { 30, 10, 20 };
+	static const gid_t at_listen_sorted[] = { 10, 20, 30 };
+	static const gid_t later[] = { 7 };
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	struct pollfd pfd;
+	socklen_t addrlen, len;
+	int lfd, cfd, afd, ret;
+	gid_t one;
+	pid_t pid;
+	char byte;
+
+	/* an abstract name: no file, no permission check */
+	snprintf(addr.sun_path + 1, sizeof(addr.sun_path) - 1,
+		 "groups_users_test.%d", getpid());
+	addrlen = offsetof(struct sockaddr_un, sun_path) + 1 +
+		  strlen(addr.sun_path + 1);
+
+	lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	ASSERT_LE(0, lfd);
+	len = sizeof(one);
+	ASSERT_ERRNO(ENODATA,
+		     getsockopt(lfd, SOL_SOCKET, SO_PEERGROUPS, &one, &len));
+	ASSERT_EQ(0, bind(lfd, (struct sockaddr *)&addr, addrlen));
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(at_listen), at_listen));
+	ASSERT_EQ(0, listen(lfd, 4));
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(later), later));
+	ASSERT_EQ(0, peergroups_diff(lfd, at_listen_sorted,
+				     ARRAY_SIZE(at_listen_sorted)));
+
+	pid = fork_with_groups(self->gids, self->n, false);
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		cfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (cfd < 0 || connect(cfd, (struct sockaddr *)&addr, addrlen))
+			_exit(child_fail(CHILD_FAILED, "connect: %s",
+					 strerror(errno)));
+		if (sys_setgroups(ARRAY_SIZE(later), later))
+			_exit(child_fail(CHILD_FAILED, "setgroups: %s",
+					 strerror(errno)));
+		ret = peergroups_diff(cfd, at_listen_sorted,
+				      ARRAY_SIZE(at_listen_sorted));
+		if (write(cfd, "x", 1) != 1)
+			_exit(child_fail(CHILD_FAILED, "write: %s",
+					 strerror(errno)));
+		/* wait until the server is done */
+		if (read(cfd, &byte, 1) < 0)
+			_exit(child_fail(CHILD_FAILED, "read: %s",
+					 strerror(errno)));
+		_exit(ret);
+	}
+	pfd.fd = lfd;
+	pfd.events = POLLIN;
+	ASSERT_EQ(1, poll(&pfd, 1, 20000));
+	afd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	ASSERT_LE(0, afd);
+	/* the child has changed its groups by now */
+	ASSERT_EQ(1, read(afd, &byte, 1));
+	EXPECT_EQ(0, peergroups_diff(afd, self->sorted, self->n));
+	close(afd);
+	ASSERT_EQ(CHILD_OK, wait_child(pid));
+	close(lfd);
+}
+
+/*
+ * 4. net.ipv4.ping_group_range: ping_init_sock() lets a process create an
+ * ICMP socket if its egid or one of its groups is in the range, else
+ * EACCES.  The children are nobody, whose egid (65534) is never in the
+ * ranges used here.  The fixture puts the old range back.
+ */
+#define PING_RANGE	"/proc/sys/net/ipv4/ping_group_range"
+
+FIXTURE(ping)
+{
+	char *old;
+	gid_t *gids;
+	int n;
+};
+
+FIXTURE_SETUP(ping)
+{
+	self->old = read_text(PING_RANGE);
+	if (!self->old)
+		SKIP(return, "%s: %s", PING_RANGE, strerror(errno));
+	self->n = 10000;
+	self->gids = member_list(self->n);
+	ASSERT_TRUE(!!self->gids);
+}
+
+FIXTURE_TEARDOWN(ping)
+{
+	char *now;
+
+	if (self->old) {
+		EXPECT_EQ(0, write_text(PING_RANGE, self->old));
+		now = read_text(PING_RANGE);
+		EXPECT_TRUE(now && !strcmp(now, self->old));
+		free(now);
+	}
+	free(self->old);
+	free(self->gids);
+}
+
+static void set_ping_range(struct __test_metadata *_metadata,
+			   gid_t low, gid_t high)
+{
+	char text[32], want[32], *now;
+
+	snprintf(text, sizeof(text), "%u %u\n", low, high);
+	snprintf(want, sizeof(want), "%u\t%u\n", low, high);
+	ASSERT_EQ(0, write_text(PING_RANGE, text));
+	now = read_text(PING_RANGE);
+	ASSERT_TRUE(!!now);
+	ASSERT_STREQ(want, now);
+	free(now);
+}
+
+/* In a child holding @gids[0..@n), as nobody: 0 or the errno of socket(). */
+static int ping_socket_errno(const gid_t *gids, int n)
+{
+	pid_t pid = fork_with_groups(gids, n, true);
+	int fd;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, IPPROTO_ICMP);
+		_exit(fd < 0 ? errno : 0);
+	}
+	return wait_child(pid);
+}
+
+/* One gid in the range, deep inside a list of 10,000: in it or not. */
+TEST_F(ping, group_in_list)
+{
+	gid_t g = member_gid(7777);
+
+	if (!self->old)
+		return;
+	set_ping_range(_metadata, g, g);
+	ASSERT_EQ(0, ping_socket_errno(self->gids, self->n));
+	self->gids[7777] = g + 1;	/* still ascending, now without g */
+	ASSERT_EQ(EACCES, ping_socket_errno(self->gids, self->n));
+}
+
+/* Ranges at and around the ends of the list and between two members */
+TEST_F(ping, range_edges)
+{
+	gid_t first = member_gid(0), last = member_gid(self->n - 1);
+
+	if (!self->old)
+		return;
+	set_ping_range(_metadata, first - 1, first);
+	ASSERT_EQ(0, ping_socket_errno(self->gids, self->n));
+	set_ping_range(_metadata, last, last + 1);
+	ASSERT_EQ(0, ping_socket_errno(self->gids, self->n));
+	set_ping_range(_metadata, first, last);
+	ASSERT_EQ(0, ping_socket_errno(self->gids, self->n));
+
+	set_ping_range(_metadata, first - 100, first - 1);
+	ASSERT_EQ(EACCES, ping_socket_errno(self->gids, self->n));
+	set_ping_range(_metadata, last + 1, last + 100);
+	ASSERT_EQ(EACCES, ping_socket_errno(self->gids, self->n));
+	set_ping_range(_metadata, member_gid(5000) + 1, member_gid(5001) - 1);
+	ASSERT_EQ(EACCES, ping_socket_errno(self->gids, self->n));
+}
+
+/*
+ * 5. A key readable only through its group.  security/keys/permission.c
+ * uses a key's group permissions if its gid is the caller's fsgid or one
+ * of its groups.  The keys belong to OTHER_UID and live in this process's
+ * keyring, which a child does not inherit: the children do not possess
+ * them and name them by their (global) serial number.
+ */
+static long sys_keyctl(int cmd, long arg2, long arg3, long arg4)
+{
+	return syscall(__NR_keyctl, cmd, arg2, arg3, arg4, 0L);
+}
+
+static void key_payload(char *buf, size_t size, const char *name)
+{
+	snprintf(buf, size, "payload of key %s", name);
+}
+
+/* A "user" key of OTHER_UID:@gid with only the permissions @perm. */
+static long make_key(struct __test_metadata *_metadata, const char *name,
+		     gid_t gid, long perm)
+{
+	char desc[64], payload[64];
+	long id;
+
+	snprintf(desc, sizeof(desc), "groups_users_test:%d:%s", getpid(),
+		 name);
+	key_payload(payload, sizeof(payload), name);
+	id = syscall(__NR_add_key, "user", desc, payload, strlen(payload),
+		     (long)KEY_SPEC_PROCESS_KEYRING);
+	ASSERT_LT(0, id) {
+		TH_LOG("add_key %s: %s", desc, strerror(errno));
+	}
+	ASSERT_EQ(0, sys_keyctl(KEYCTL_CHOWN, id, OTHER_UID, gid)) {
+		TH_LOG("KEYCTL_CHOWN: %s", strerror(errno));
+	}
+	ASSERT_EQ(0, sys_keyctl(KEYCTL_SETPERM, id, perm, 0)) {
+		TH_LOG("KEYCTL_SETPERM: %s", strerror(errno));
+	}
+	return id;
+}
+
+/* In a child: 0 if key @id reads as made by make_key(), else the errno. */
+static int read_key(long id, const char *name)
+{
+	char buf[128], want[64];
+	long len;
+
+	key_payload(want, sizeof(want), name);
+	len = sys_keyctl(KEYCTL_READ, id, (long)buf, sizeof(buf));
+	if (len < 0)
+		return errno;
+	if (len != (long)strlen(want) || memcmp(buf, want, len))
+		return -1;
+	return 0;
+}
+
+/* In a child: 0 if key @id can be described, else the errno. */
+static int describe_key(long id)
+{
+	char buf[256];
+
+	return sys_keyctl(KEYCTL_DESCRIBE, id, (long)buf, sizeof(buf)) < 0 ?
+	       errno : 0;
+}
+
+/* The errnos of reading @in, @out and @view, and of describing @view */
+struct key_access {
+	int read_in;
+	int read_out;
+	int read_view;
+	int describe_view;
+};
+
+static int check_keys(const long *id, const struct key_access *want)
+{
+	struct key_access got = {
+		.read_in = read_key(id[0], "in"),
+		.read_out = read_key(id[1], "out"),
+		.read_view = read_key(id[2], "view"),
+		.describe_view = describe_key(id[2]),
+	};
+
+	if (memcmp(&got, want, sizeof(got)))
+		return child_fail(CHILD_FAILED,
+				  "read in, out, view, describe view: %d %d %d %d, expected %d %d %d %d",
+				  got.read_in, got.read_out, got.read_view,
+				  got.describe_view, want->read_in,
+				  want->read_out, want->read_view,
+				  want->describe_view);
+	return CHILD_OK;
+}
+
+TEST(key_group_permission)
+{
+	static const struct key_access with_in = {
+		.read_out = EACCES, .read_view = EACCES,
+	};
+	static const struct key_access with_out = {
+		.read_in = EACCES, .read_view = EACCES,
+		.describe_view = EACCES,
+	};
+	int n = 10000, pos = 7777;
+	gid_t g_in = member_gid(pos), g_out = g_in + 1, *gids;
+	long id[3];
+	pid_t pid;
+
+	if (access("/proc/key-users", F_OK))
+		SKIP(return, "no /proc/key-users: a kernel without CONFIG_KEYS");
+	gids = member_list(n);
+	ASSERT_TRUE(!!gids);
+	id[0] = make_key(_metadata, "in", g_in, KEY_GRP_VIEW | KEY_GRP_READ);
+	id[1] = make_key(_metadata, "out", g_out, KEY_GRP_VIEW | KEY_GRP_READ);
+	id[2] = make_key(_metadata, "view", g_in, KEY_GRP_VIEW);
+
+	/* g_in deep inside the list, g_out not in it */
+	pid = fork_with_groups(gids, n, true);
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(check_keys(id, &with_in));
+	ASSERT_EQ(CHILD_OK, wait_child(pid));
+
+	/* the other way round */
+	gids[pos] = g_out;
+	pid = fork_with_groups(gids, n, true);
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(check_keys(id, &with_out));
+	ASSERT_EQ(CHILD_OK, wait_child(pid));
+	free(gids);
+}
+
+/*
+ * 6. User namespaces.
+ *
+ * With "deny" in /proc/PID/setgroups, setgroups() stays EPERM after the gid
+ * map is written, and "allow" cannot come back; the list the process holds
+ * reads back through the map, overflowgid where there is no mapping.
+ */
+static gid_t read_overflowgid(void)
+{
+	char *text = read_text("/proc/sys/fs/overflowgid");
+	unsigned long val = NOBODY;
+
+	if (text)
+		val = strtoul(text, NULL, 10);
+	free(text);
+	return val;
+}
+
+static int deny_child(const gid_t *gids, int n, int pos, gid_t ovf)
+{
+	gid_t *expect = alloc(n, sizeof(*expect));
+	gid_t egid = gids[pos];
+	char map[64];
+	int i, diff, err;
+
+	if (!expect)
+		return child_fail(CHILD_FAILED, "out of memory");
+	if (setresgid(egid, egid, egid))
+		return child_fail(CHILD_FAILED, "setresgid: %s",
+				  strerror(errno));
+	err = set_groups_shuffled(gids, n);
+	if (err)
+		return child_fail(CHILD_FAILED, "setgroups: %s", strerror(err));
+	if (unshare(CLONE_NEWUSER))
+		return child_fail(CHILD_NO_USERNS, "unshare: %s",
+				  strerror(errno));
+
+	/* no gid map yet: every group is overflowgid, setgroups() EPERM */
+	for (i = 0; i < n; i++)
+		expect[i] = ovf;
+	diff = groups_diff(expect, n);
+	if (diff != -1)
+		return child_fail(CHILD_FAILED, "unmapped: differs at %d", diff);
+	if (sys_setgroups(0, NULL) != -1 || errno != EPERM)
+		return child_fail(CHILD_FAILED, "setgroups() before the map");
+
+	if (write_text("/proc/self/setgroups", "deny"))
+		return child_fail(CHILD_FAILED, "cannot write deny");
+	snprintf(map, sizeof(map), "0 %u 1\n", egid);
+	if (write_text("/proc/self/gid_map", map))
+		return child_fail(CHILD_FAILED, "cannot write gid_map %s", map);
+
+	/* the one mapped group, the egid, now reads as 0 */
+	expect[pos] = 0;
+	diff = groups_diff(expect, n);
+	if (diff != -1)
+		return child_fail(CHILD_FAILED, "mapped: differs at %d", diff);
+	diff = status_groups_diff("/proc/self/status", expect, n);
+	if (diff != -1)
+		return child_fail(CHILD_FAILED, "status differs at %d", diff);
+	if (sys_setgroups(0, NULL) != -1 || errno != EPERM)
+		return child_fail(CHILD_FAILED, "setgroups(0) after deny");
+	if (sys_setgroups(1, expect + pos) != -1 || errno != EPERM)
+		return child_fail(CHILD_FAILED, "setgroups(1) after deny");
+	if (write_text("/proc/self/setgroups", "allow") != -EPERM)
+		return child_fail(CHILD_FAILED, "allow after deny");
+	free(expect);
+	return CHILD_OK;
+}
+
+TEST(userns_setgroups_deny)
+{
+	gid_t ovf = read_overflowgid(), *gids;
+	int n = 10000, status;
+	pid_t pid;
+
+	gids = member_list(n);
+	ASSERT_TRUE(!!gids);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(deny_child(gids, n, 7777, ovf));
+	status = wait_child(pid);
+	if (status == CHILD_NO_USERNS)
+		SKIP(return, "cannot create a user namespace");
+	ASSERT_EQ(CHILD_OK, status);
+	free(gids);
+}
+
+/*
+ * With "allow" (the default) and a gid map written by the parent, root in
+ * the namespace may set any mapped gids; unmapped ones are EINVAL.  Inside,
+ * the list reads back in the namespace's gids, ordered by the kernel's
+ * (which need not be ascending in the namespace); the parent sees the
+ * kernel's gids in /proc/PID/status.
+ */
+struct extent {
+	gid_t first;
+	gid_t lower;
+	gid_t count;
+};
+
+FIXTURE(userns)
+{
+	gid_t *gids;	/* in the namespace, as set */
+	gid_t *inside;	/* in the namespace, as read back */
+	gid_t *outside;	/* in the initial namespace */
+	int n;
+};
+
+FIXTURE_VARIANT(userns)
+{
+	const char *gid_map;
+	struct extent map[2];
+	int n;
+};
+
+FIXTURE_VARIANT_ADD(userns, one_extent_n10000) {
+	.gid_map = "0 100000 65536\n",
+	.map = { { 0, 100000, 65536 } },
+	.n = 10000,
+};
+
+/* the upper half of the namespace's gids maps below the lower half */
+FIXTURE_VARIANT_ADD(userns, swapped_halves_n65536) {
+	.gid_map = "0 200000 32768\n32768 100000 32768\n",
+	.map = { { 0, 200000, 32768 }, { 32768, 100000, 32768 } },
+	.n = NGROUPS_MAX,
+};
+
+static gid_t map_down(const struct extent *map, gid_t gid)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (gid - map[i].first < map[i].count)
+			return gid - map[i].first + map[i].lower;
+	return (gid_t)-1;
+}
+
+static gid_t map_up(const struct extent *map, gid_t kgid)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (kgid - map[i].lower < map[i].count)
+			return kgid - map[i].lower + map[i].first;
+	return (gid_t)-1;
+}
+
+FIXTURE_SETUP(userns)
+{
+	int i, n = variant->n;
+
+	self->n = n;
+	self->gids = alloc(n, sizeof(gid_t));
+	self->inside = alloc(n, sizeof(gid_t));
+	self->outside = alloc(n, sizeof(gid_t));
+	ASSERT_TRUE(self->gids && self->inside && self->outside);
+	/* distinct gids below 65536: 6553 is odd, so i -> i * 6553 is 1:1 */
+	for (i = 0; i < n; i++) {
+		self->gids[i] = (i * 6553U + 1) & 0xffff;
+		self->outside[i] = map_down(variant->map, self->gids[i]);
+		ASSERT_NE((gid_t)-1, self->outside[i]);
+	}
+	sort_gids(self->outside, n);
+	for (i = 0; i < n; i++)
+		self->inside[i] = map_up(variant->map, self->outside[i]);
+}
+
+FIXTURE_TEARDOWN(userns)
+{
+	free(self->gids);
+	free(self->inside);
+	free(self->outside);
+}
+
+static int mapped_child(FIXTURE_DATA(userns) *self, int to_parent,
+			int from_parent)
+{
+	static const gid_t unmapped[] = { 1, 70000, 2 };
+	static const gid_t just_above[] = { 65536 };
+	char byte = 'u';
+	int diff, err;
+
+	if (unshare(CLONE_NEWUSER))
+		return child_fail(CHILD_NO_USERNS, "unshare: %s",
+				  strerror(errno));
+	/* no gid map yet */
+	if (sys_setgroups(0, NULL) != -1 || errno != EPERM)
+		return child_fail(CHILD_FAILED, "setgroups() before the map");
+	if (write(to_parent, &byte, 1) != 1 ||
+	    read(from_parent, &byte, 1) != 1)
+		return child_fail(CHILD_FAILED, "no maps from the parent");
+
+	err = set_groups_shuffled(self->gids, self->n);
+	if (err)
+		return child_fail(CHILD_FAILED, "setgroups(%d): %s", self->n,
+				  strerror(err));
+	diff = groups_diff(self->inside, self->n);
+	if (diff != -1)
+		return child_fail(CHILD_FAILED, "getgroups() differs at %d",
+				  diff);
+	diff = status_groups_diff("/proc/self/status", self->inside, self->n);
+	if (diff != -1)
+		return child_fail(CHILD_FAILED, "own status differs at %d",
+				  diff);
+	if (sys_setgroups(ARRAY_SIZE(unmapped), unmapped) != -1 ||
+	    errno != EINVAL)
+		return child_fail(CHILD_FAILED, "setgroups() of gid 70000");
+	if (sys_setgroups(ARRAY_SIZE(just_above), just_above) != -1 ||
+	    errno != EINVAL)
+		return child_fail(CHILD_FAILED, "setgroups() of gid 65536");
+	if (groups_diff(self->inside, self->n) != -1)
+		return child_fail(CHILD_FAILED, "a failed setgroups() changed the list");
+
+	/* let the parent look, then wait until it is done */
+	byte = 'g';
+	if (write(to_parent, &byte, 1) != 1 ||
+	    read(from_parent, &byte, 1) < 0)
+		return child_fail(CHILD_FAILED, "lost the parent");
+	return CHILD_OK;
+}
+
+TEST_F(userns, mapped_groups)
+{
+	int up[2], down[2], status;
+	char path[64], byte;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(up));
+	ASSERT_EQ(0, pipe(down));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		close(up[0]);
+		close(down[1]);
+		_exit(mapped_child(self, up[1], down[0]));
+	}
+	close(up[1]);
+	close(down[0]);
+
+	if (read(up[0], &byte, 1) != 1) {
+		status = wait_child(pid);
+		if (status == CHILD_NO_USERNS)
+			SKIP(return, "cannot create a user namespace");
+		ASSERT_EQ(CHILD_OK, status);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/uid_map", pid);
+	ASSERT_EQ(0, write_text(path, "0 100000 65536\n"));
+	snprintf(path, sizeof(path), "/proc/%d/gid_map", pid);
+	ASSERT_EQ(0, write_text(path, variant->gid_map));
+	ASSERT_EQ(1, write(down[1], "m", 1));
+
+	ASSERT_EQ(1, read(up[0], &byte, 1)) {
+		TH_LOG("child: %d", wait_child(pid));
+	}
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	ASSERT_EQ(-1, status_groups_diff(path, self->outside, self->n));
+	close(down[1]);
+	ASSERT_EQ(CHILD_OK, wait_child(pid));
+	close(up[0]);
+}
+
+/* As TEST_HARNESS_MAIN, but a child run with VERIFY_ARG checks its groups. */
+static void __attribute__((constructor)) __constructor_order_last(void)
+{
+	if (!__constructor_order)
+		__constructor_order = _CONSTRUCTOR_ORDER_BACKWARD;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], VERIFY_ARG))
+		return verify_groups(argc, argv);
+	return test_harness_run(argc, argv);
+}
