@@ -189,6 +189,7 @@ def ensure_patched():
             raise Failure(f"{tree} has uncommitted changes and the series changed: commit "
                           "them and 'make export', or discard them (git checkout -f)")
         subprocess.run(["git", "am", "--abort"], cwd=tree, capture_output=True)
+        kept = touched_blobs(tree)
         sh(["git", "checkout", "-q", "-f", "-B", "series", "base"], log, cwd=tree)
     tested, have = tested_base(), installed_source_version()
     if tested and tested != have:
@@ -202,9 +203,28 @@ def ensure_patched():
             subprocess.run(["git", "am", "--abort"], cwd=tree, capture_output=True)
             raise Failure(f"{p.name} does not apply to {SOURCE_PKG} {have} "
                           f"(tested on {tested or 'unknown'}); see {log}")
+    # A file whose content came back the same keeps its old time stamp, so
+    # that a changed commit message or test does not rebuild the kernel.
+    if "kept" in locals():
+        for path, (blob, mtime) in touched_blobs(tree).items():
+            if kept.get(path, (None,))[0] == blob:
+                os.utime(tree / path, (kept[path][1], kept[path][1]))
     write_stamp(stamp, want)
     progress(f"tree: applied {len(patches)} patch(es) in {tree}", start)
     return tree
+
+
+def touched_blobs(tree):
+    """{path: (blob id, mtime)} of the files that differ from base."""
+    names = subprocess.run(["git", "diff", "--name-only", "base", "HEAD"], cwd=tree,
+                           capture_output=True, text=True).stdout.split()
+    out = {}
+    for n in names:
+        r = subprocess.run(["git", "rev-parse", f"HEAD:{n}"], cwd=tree, capture_output=True,
+                           text=True)
+        if r.returncode == 0 and (tree / n).exists():
+            out[n] = (r.stdout.strip(), (tree / n).stat().st_mtime)
+    return out
 
 
 def tree_of(kernel):
@@ -714,6 +734,52 @@ def cmd_export(args):
     return 0
 
 
+def touched_objects(tree):
+    """The object files of the C files that the series changes."""
+    names = subprocess.run(["git", "diff", "--name-only", "base", "HEAD", "--", "*.c"],
+                           cwd=tree, capture_output=True, text=True).stdout.split()
+    objs = []
+    for n in names:
+        if n.startswith(("tools/", "samples/")) or n.endswith("_kunit.c"):
+            continue            # user space, or #included by another file
+        objs.append(n[:-2] + ".o")
+    return objs
+
+
+def cmd_objects(args):
+    """Compile every file the series touches, in a config that enables it (defconfig + users)."""
+    tree = tree_of(args.kernel)
+    t = TARGETS[args.target]
+    out = BUILD / "out" / f"{args.kernel}-{args.target}-users"
+    log = BUILD / f"logs/objects-{args.kernel}-{args.target}.log"
+    log.unlink(missing_ok=True)
+    start = time.monotonic()
+    frags = [ROOT / "kconfig/users.config"]
+    out.mkdir(parents=True, exist_ok=True)
+    kmake(tree, out, t, "defconfig", log=log)
+    env = {"ARCH": t["karch"], "CROSS_COMPILE": t["cross"]}
+    sh([tree / "scripts/kconfig/merge_config.sh", "-m", "-O", out, out / ".config", *frags],
+       log, env=env)
+    kmake(tree, out, t, "olddefconfig", log=log)
+    have = (out / ".config").read_text()
+    want = parse_fragment(frags[0])
+    if args.kernel == "vanilla":
+        want.pop("CONFIG_GROUPS_KUNIT_TEST", None)
+    dropped = [k for k, v in want.items() if f"{k}={v}" not in have.splitlines()]
+    if dropped:
+        raise Failure("users.config options dropped: " + ", ".join(dropped))
+    objs = touched_objects(ensure_patched())
+    extra = [f"W={args.w}"] if args.w else []
+    kmake(tree, out, t, *extra, *objs, log=log)
+    warnings = [x for x in log.read_text(errors="replace").splitlines()
+                if "warning:" in x or "error:" in x]
+    progress(f"objects: {args.kernel} {args.target}: {len(objs)} objects compiled, "
+             f"{len(warnings)} warning lines (log: {log})", start)
+    for w in warnings[:20]:
+        print("    " + w)
+    return 1 if warnings else 0
+
+
 def cmd_prepare(args):
     for k in args.kernels:
         tree_of(k)
@@ -737,6 +803,11 @@ def main():
     p.add_argument("--tree", default=str(BUILD / "patched"))
     p.add_argument("--prefix", default="PATCH")
     p.set_defaults(fn=cmd_export)
+    p = sub.add_parser("objects", help="compile every file the series touches (defconfig+users)")
+    p.add_argument("--kernel", default="patched")
+    p.add_argument("--target", default="x86_64", choices=list(TARGETS))
+    p.add_argument("--w", default="", help="W= level, e.g. 1")
+    p.set_defaults(fn=cmd_objects)
     p = sub.add_parser("build", help="build kernels and guest programs")
     p.add_argument("--kernel", default="patched")
     p.add_argument("targets", nargs="*", default=list(TARGETS))

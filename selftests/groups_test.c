@@ -1289,6 +1289,7 @@ static int set_ngroups_max(const char *text)
 FIXTURE(ngroups_max)
 {
 	gid_t *gids;
+	bool writable;
 };
 
 FIXTURE_SETUP(ngroups_max)
@@ -1296,6 +1297,8 @@ FIXTURE_SETUP(ngroups_max)
 	struct stat st;
 	int i;
 
+	/* 6.1's harness runs the test and teardown even after a SKIP here. */
+	self->writable = false;
 	ASSERT_EQ(0, stat(NGROUPS_MAX_SYSCTL, &st));
 	if (!(st.st_mode & 0200))
 		SKIP(return, "kernel.ngroups_max is read-only on this kernel");
@@ -1303,10 +1306,13 @@ FIXTURE_SETUP(ngroups_max)
 	ASSERT_TRUE(!!(self->gids));
 	for (i = 0; i <= NGROUPS_MAX; i++)
 		self->gids[i] = 1000 + i;
+	self->writable = true;
 }
 
 FIXTURE_TEARDOWN(ngroups_max)
 {
+	if (!self->writable)
+		return;
 	free(self->gids);
 	EXPECT_EQ(0, set_ngroups_max("65536"));
 	EXPECT_EQ(NGROUPS_MAX, read_ngroups_max());
@@ -1315,6 +1321,9 @@ FIXTURE_TEARDOWN(ngroups_max)
 /* The default is NGROUPS_MAX, and glibc's sysconf() follows the file. */
 TEST_F(ngroups_max, default_and_sysconf)
 {
+	if (!self->writable)
+		return;
+
 	ASSERT_EQ(NGROUPS_MAX, read_ngroups_max());
 	ASSERT_EQ(NGROUPS_MAX, sysconf(_SC_NGROUPS_MAX));
 	ASSERT_EQ(0, sys_setgroups(NGROUPS_MAX, self->gids));
@@ -1328,6 +1337,9 @@ TEST_F(ngroups_max, default_and_sysconf)
 TEST_F(ngroups_max, limit_10)
 {
 	__u16 gids16[11] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
+
+	if (!self->writable)
+		return;
 
 	ASSERT_EQ(0, set_ngroups_max("10"));
 	ASSERT_EQ(0, sys_setgroups(10, self->gids));
@@ -1347,6 +1359,9 @@ TEST_F(ngroups_max, lower_below_held)
 {
 	pid_t pid;
 	int status;
+
+	if (!self->writable)
+		return;
 
 	ASSERT_EQ(0, sys_setgroups(1000, self->gids));
 	ASSERT_EQ(0, set_ngroups_max("10"));
@@ -1380,6 +1395,9 @@ TEST_F(ngroups_max, bad_values)
 	static const char * const bad[] = { "65537", "-1", "abc", "\n", "" };
 	int i;
 
+	if (!self->writable)
+		return;
+
 	ASSERT_EQ(0, set_ngroups_max("100"));
 	for (i = 0; i < (int)ARRAY_SIZE(bad); i++) {
 		EXPECT_EQ(EINVAL, set_ngroups_max(bad[i])) {
@@ -1394,6 +1412,8 @@ TEST_F(ngroups_max, bad_values)
 /* With 0, only the empty list can be set. */
 TEST_F(ngroups_max, zero)
 {
+	if (!self->writable)
+		return;
 	ASSERT_EQ(0, set_ngroups_max("0"));
 	ASSERT_EQ(0, read_ngroups_max());
 	ASSERT_EQ(0, sys_setgroups(0, NULL));
@@ -1462,6 +1482,9 @@ static void write_in_unmapped_user_ns(void)
 TEST_F(ngroups_max, privilege)
 {
 	int r;
+
+	if (!self->writable)
+		return;
 
 	r = in_child(write_as_nobody);
 	EXPECT_TRUE(r == EACCES || r == EPERM) {

@@ -70,7 +70,7 @@
 /* The sets: members BASE_GID + 2 * i, far from 0 and from NOBODY */
 #define BASE_GID	100000U
 
-/* include/linux/key.h: the group and possessor permissions of a key */
+/* include/linux/key.h (not UAPI): the group permissions of a key */
 #define KEY_GRP_VIEW	0x00000100
 #define KEY_GRP_READ	0x00000200
 
@@ -220,18 +220,18 @@ static void shuffle(gid_t *gids, int n, __u32 seed)
 	}
 }
 
-/* setgroups() of @gids[0..@n) in shuffled order; 0 or an errno. */
+/* setgroups() of @gids[0..@n) in shuffled order; 0 or -errno. */
 static int set_groups_shuffled(const gid_t *gids, int n)
 {
 	gid_t *copy = alloc(n, sizeof(*copy));
 	int err = 0;
 
 	if (!copy)
-		return ENOMEM;
+		return -ENOMEM;
 	memcpy(copy, gids, n * sizeof(*copy));
 	shuffle(copy, n, n);
 	if (sys_setgroups(n, copy))
-		err = errno;
+		err = -errno;
 	free(copy);
 	return err;
 }
@@ -327,8 +327,8 @@ static int write_text(const char *path, const char *text)
  * Compare the "Groups:" line of the status file @path with @expect[0..@n):
  * -1 if it lists exactly these, else the index of the first difference
  * (@n for anything after the last one), or -2 if there is no such line.
- * fs/proc/array.c separates the gids with spaces and ends the line with a
- * space: "Groups:\t1 2 3 \n", or "Groups:\t \n" if empty.
+ * fs/proc/array.c separates the gids with spaces and puts one more space
+ * before the newline, also when there are none.
  */
 static int status_groups_diff(const char *path, const gid_t *expect, int n)
 {
@@ -421,7 +421,7 @@ static pid_t fork_with_groups(const gid_t *gids, int n, bool nobody)
 	err = set_groups_shuffled(gids, n);
 	if (err)
 		_exit(child_fail(CHILD_SETUP_FAILED, "setgroups(%d): %s", n,
-				 strerror(err)));
+				 strerror(-err)));
 	if (sys_getgroups(0, NULL) != n)
 		_exit(child_fail(CHILD_SETUP_FAILED, "getgroups() is not %d",
 				 n));
@@ -453,14 +453,18 @@ static int wait_child(pid_t pid)
  * (mode 0040) and search exactly the directories (mode 0010) of its groups:
  * EACCES otherwise.
  */
-FIXTURE(membership)
-{
-	char dir[64];
-	gid_t *gids;
-	gid_t *probes;
+struct probe_set {
+	char dir[64];		/* the files and directories */
+	gid_t *gids;		/* the set, ascending */
+	gid_t *probes;		/* the groups of the files, ascending */
 	int n;
 	int nprobes;
-	bool made;
+	bool made;		/* dir exists */
+};
+
+FIXTURE(membership)
+{
+	struct probe_set ps;
 };
 
 FIXTURE_VARIANT(membership)
@@ -479,12 +483,12 @@ FIXTURE_VARIANT_ADD(membership, two_pages_minus_1) { .blocks = 2, .delta = -1 };
 FIXTURE_VARIANT_ADD(membership, n10000) { .n = 10000 };
 FIXTURE_VARIANT_ADD(membership, n65536) { .n = NGROUPS_MAX };
 
-static void add_probe(FIXTURE_DATA(membership) *self, int i)
+static void add_probe(struct probe_set *ps, int i)
 {
-	if (i < 0 || i >= self->n)
+	if (i < 0 || i >= ps->n)
 		return;
-	self->probes[self->nprobes++] = member_gid(i);
-	self->probes[self->nprobes++] = member_gid(i) + 1;
+	ps->probes[ps->nprobes++] = member_gid(i);
+	ps->probes[ps->nprobes++] = member_gid(i) + 1;
 }
 
 static int probe_path(char *buf, size_t size, const char *dir, char kind,
@@ -496,7 +500,7 @@ static int probe_path(char *buf, size_t size, const char *dir, char kind,
 /* A file or directory owned by OTHER_UID:@gid with mode @mode. */
 static int make_owned(const char *path, gid_t gid, mode_t mode, bool dir)
 {
-	char inner[PATH_MAX];
+	char inner[PATH_MAX + 8];
 	int fd;
 
 	if (dir) {
@@ -519,41 +523,42 @@ FIXTURE_SETUP(membership)
 {
 	int i, j, bs = gids_per_page(), n = set_size(variant->n, variant->blocks,
 						     variant->delta);
+	struct probe_set *ps = &self->ps;
 	char path[PATH_MAX];
 
-	self->n = n;
-	self->gids = member_list(n);
-	ASSERT_TRUE(!!self->gids);
-	self->probes = alloc(16 + 4 * (n / bs + 1), sizeof(gid_t));
-	ASSERT_TRUE(!!self->probes);
+	ps->n = n;
+	ps->gids = member_list(n);
+	ASSERT_TRUE(!!ps->gids);
+	ps->probes = alloc(16 + 4 * (n / bs + 1), sizeof(gid_t));
+	ASSERT_TRUE(!!ps->probes);
 
-	self->probes[self->nprobes++] = member_gid(0) - 1;
-	add_probe(self, 0);
-	add_probe(self, 1);
-	add_probe(self, n / 2);
-	add_probe(self, n - 2);
-	add_probe(self, n - 1);
+	ps->probes[ps->nprobes++] = member_gid(0) - 1;
+	add_probe(ps, 0);
+	add_probe(ps, 1);
+	add_probe(ps, n / 2);
+	add_probe(ps, n - 2);
+	add_probe(ps, n - 1);
 	for (i = bs; i < n; i += bs) {
-		add_probe(self, i - 1);
-		add_probe(self, i);
+		add_probe(ps, i - 1);
+		add_probe(ps, i);
 	}
-	sort_gids(self->probes, self->nprobes);
-	for (i = 1, j = 1; i < self->nprobes; i++)
-		if (self->probes[i] != self->probes[j - 1])
-			self->probes[j++] = self->probes[i];
-	self->nprobes = j;
+	sort_gids(ps->probes, ps->nprobes);
+	for (i = 1, j = 1; i < ps->nprobes; i++)
+		if (ps->probes[i] != ps->probes[j - 1])
+			ps->probes[j++] = ps->probes[i];
+	ps->nprobes = j;
 
-	strcpy(self->dir, "/tmp/groups_users.XXXXXX");
-	ASSERT_TRUE(!!mkdtemp(self->dir));
-	self->made = true;
-	ASSERT_EQ(0, chmod(self->dir, 0755));
-	for (i = 0; i < self->nprobes; i++) {
-		probe_path(path, sizeof(path), self->dir, 'f', self->probes[i]);
-		ASSERT_EQ(0, make_owned(path, self->probes[i], 0040, false)) {
+	strcpy(ps->dir, "/tmp/groups_users.XXXXXX");
+	ASSERT_TRUE(!!mkdtemp(ps->dir));
+	ps->made = true;
+	ASSERT_EQ(0, chmod(ps->dir, 0755));
+	for (i = 0; i < ps->nprobes; i++) {
+		probe_path(path, sizeof(path), ps->dir, 'f', ps->probes[i]);
+		ASSERT_EQ(0, make_owned(path, ps->probes[i], 0040, false)) {
 			TH_LOG("%s: %s", path, strerror(errno));
 		}
-		probe_path(path, sizeof(path), self->dir, 'd', self->probes[i]);
-		ASSERT_EQ(0, make_owned(path, self->probes[i], 0010, true)) {
+		probe_path(path, sizeof(path), ps->dir, 'd', ps->probes[i]);
+		ASSERT_EQ(0, make_owned(path, ps->probes[i], 0010, true)) {
 			TH_LOG("%s: %s", path, strerror(errno));
 		}
 	}
@@ -561,64 +566,68 @@ FIXTURE_SETUP(membership)
 
 FIXTURE_TEARDOWN(membership)
 {
+	struct probe_set *ps = &self->ps;
 	char path[PATH_MAX];
 	int i;
 
-	for (i = 0; self->made && i < self->nprobes; i++) {
-		probe_path(path, sizeof(path), self->dir, 'f', self->probes[i]);
+	for (i = 0; ps->made && i < ps->nprobes; i++) {
+		probe_path(path, sizeof(path), ps->dir, 'f', ps->probes[i]);
 		unlink(path);
-		probe_path(path, sizeof(path), self->dir, 'd', self->probes[i]);
+		probe_path(path, sizeof(path), ps->dir, 'd', ps->probes[i]);
 		strcat(path, "/x");
 		unlink(path);
 		path[strlen(path) - 2] = '\0';
 		rmdir(path);
 	}
-	if (self->made)
-		EXPECT_EQ(0, rmdir(self->dir));
-	free(self->gids);
-	free(self->probes);
+	if (ps->made)
+		EXPECT_EQ(0, rmdir(ps->dir));
+	free(ps->gids);
+	free(ps->probes);
 }
 
-/* One probe: 0 if @ret and @err are what membership says, else 1. */
+/*
+ * One probe, whose call returned @ret (>= 0 for success) and left @err in
+ * errno: 0 if that is what membership says, else 1.
+ */
 static int probe_result(const char *what, const char *path, bool member,
 			int ret, int err)
 {
-	if (member && ret == 0)
+	if (member && ret >= 0)
 		return 0;
 	if (!member && ret < 0 && err == EACCES)
 		return 0;
-	child_fail(0, "%s %s as %s: %s", what, path,
-		   member ? "a member" : "no member",
+	child_fail(0, "%s %s, %s: %s", what, path,
+		   member ? "a member" : "not a member",
 		   ret < 0 ? strerror(err) : "allowed");
 	return 1;
 }
 
-static int probe_all(FIXTURE_DATA(membership) *self)
+static int probe_all(struct probe_set *ps)
 {
 	int i, fd, ret, bad = 0, members = 0;
 	char path[PATH_MAX];
 	struct stat st;
 	bool member;
 
-	for (i = 0; i < self->nprobes; i++) {
-		member = is_member(self->gids, self->n, self->probes[i]);
+	for (i = 0; i < ps->nprobes; i++) {
+		member = is_member(ps->gids, ps->n, ps->probes[i]);
 		members += member;
 
-		probe_path(path, sizeof(path), self->dir, 'f', self->probes[i]);
+		probe_path(path, sizeof(path), ps->dir, 'f', ps->probes[i]);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		bad += probe_result("open", path, member, fd, errno);
 		if (fd >= 0)
 			close(fd);
 
-		probe_path(path, sizeof(path), self->dir, 'd', self->probes[i]);
+		probe_path(path, sizeof(path), ps->dir, 'd', ps->probes[i]);
 		strcat(path, "/x");
 		ret = stat(path, &st);
 		bad += probe_result("stat", path, member, ret, errno);
 	}
 	/* both kinds must have been probed, or the test proves nothing */
-	if (!members || members == self->nprobes)
+	if (!members || members == ps->nprobes)
 		return child_fail(CHILD_FAILED, "%d members in %d probes",
-				  members, self->nprobes);
+				  members, ps->nprobes);
 	return bad ? CHILD_FAILED : CHILD_OK;
 }
 
@@ -626,10 +635,10 @@ TEST_F(membership, file_and_dir)
 {
 	pid_t pid;
 
-	pid = fork_with_groups(self->gids, self->n, true);
+	pid = fork_with_groups(self->ps.gids, self->ps.n, true);
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
-		_exit(probe_all(self));
+		_exit(probe_all(&self->ps));
 	ASSERT_EQ(CHILD_OK, wait_child(pid));
 }
 
@@ -704,10 +713,7 @@ FIXTURE_TEARDOWN(exec)
 
 TEST_F(exec, keeps_groups)
 {
-	char n_arg[16], seed_arg[16], uid_arg[16];
-	char *argv[] = {
-		"groups_users_test", VERIFY_ARG, n_arg, seed_arg, uid_arg, NULL
-	};
+	char n_arg[16], seed_arg[16], uid_arg[16], *argv[6];
 	__u32 seed = variant->n + variant->nobody;
 	pid_t pid;
 
@@ -716,6 +722,12 @@ TEST_F(exec, keeps_groups)
 	snprintf(n_arg, sizeof(n_arg), "%d", variant->n);
 	snprintf(seed_arg, sizeof(seed_arg), "%u", seed);
 	snprintf(uid_arg, sizeof(uid_arg), "%u", variant->nobody ? NOBODY : 0);
+	argv[0] = "groups_users_test";
+	argv[1] = VERIFY_ARG;
+	argv[2] = n_arg;
+	argv[3] = seed_arg;
+	argv[4] = uid_arg;
+	argv[5] = NULL;
 
 	pid = fork();
 	ASSERT_GE(pid, 0);
@@ -1256,7 +1268,7 @@ static int deny_child(const gid_t *gids, int n, int pos, gid_t ovf)
 				  strerror(errno));
 	err = set_groups_shuffled(gids, n);
 	if (err)
-		return child_fail(CHILD_FAILED, "setgroups: %s", strerror(err));
+		return child_fail(CHILD_FAILED, "setgroups: %s", strerror(-err));
 	if (unshare(CLONE_NEWUSER))
 		return child_fail(CHILD_NO_USERNS, "unshare: %s",
 				  strerror(errno));
@@ -1326,12 +1338,16 @@ struct extent {
 	gid_t count;
 };
 
-FIXTURE(userns)
-{
+struct userns_lists {
 	gid_t *gids;	/* in the namespace, as set */
 	gid_t *inside;	/* in the namespace, as read back */
 	gid_t *outside;	/* in the initial namespace */
 	int n;
+};
+
+FIXTURE(userns)
+{
+	struct userns_lists l;
 };
 
 FIXTURE_VARIANT(userns)
@@ -1378,30 +1394,30 @@ FIXTURE_SETUP(userns)
 {
 	int i, n = variant->n;
 
-	self->n = n;
-	self->gids = alloc(n, sizeof(gid_t));
-	self->inside = alloc(n, sizeof(gid_t));
-	self->outside = alloc(n, sizeof(gid_t));
-	ASSERT_TRUE(self->gids && self->inside && self->outside);
+	self->l.n = n;
+	self->l.gids = alloc(n, sizeof(gid_t));
+	self->l.inside = alloc(n, sizeof(gid_t));
+	self->l.outside = alloc(n, sizeof(gid_t));
+	ASSERT_TRUE(self->l.gids && self->l.inside && self->l.outside);
 	/* distinct gids below 65536: 6553 is odd, so i -> i * 6553 is 1:1 */
 	for (i = 0; i < n; i++) {
-		self->gids[i] = (i * 6553U + 1) & 0xffff;
-		self->outside[i] = map_down(variant->map, self->gids[i]);
-		ASSERT_NE((gid_t)-1, self->outside[i]);
+		self->l.gids[i] = (i * 6553U + 1) & 0xffff;
+		self->l.outside[i] = map_down(variant->map, self->l.gids[i]);
+		ASSERT_NE((gid_t)-1, self->l.outside[i]);
 	}
-	sort_gids(self->outside, n);
+	sort_gids(self->l.outside, n);
 	for (i = 0; i < n; i++)
-		self->inside[i] = map_up(variant->map, self->outside[i]);
+		self->l.inside[i] = map_up(variant->map, self->l.outside[i]);
 }
 
 FIXTURE_TEARDOWN(userns)
 {
-	free(self->gids);
-	free(self->inside);
-	free(self->outside);
+	free(self->l.gids);
+	free(self->l.inside);
+	free(self->l.outside);
 }
 
-static int mapped_child(FIXTURE_DATA(userns) *self, int to_parent,
+static int mapped_child(const struct userns_lists *l, int to_parent,
 			int from_parent)
 {
 	static const gid_t unmapped[] = { 1, 70000, 2 };
@@ -1419,15 +1435,18 @@ static int mapped_child(FIXTURE_DATA(userns) *self, int to_parent,
 	    read(from_parent, &byte, 1) != 1)
 		return child_fail(CHILD_FAILED, "no maps from the parent");
 
-	err = set_groups_shuffled(self->gids, self->n);
+	/* with a gid map, setgroups can no longer be denied */
+	if (write_text("/proc/self/setgroups", "deny") != -EPERM)
+		return child_fail(CHILD_FAILED, "deny after the gid map");
+	err = set_groups_shuffled(l->gids, l->n);
 	if (err)
-		return child_fail(CHILD_FAILED, "setgroups(%d): %s", self->n,
-				  strerror(err));
-	diff = groups_diff(self->inside, self->n);
+		return child_fail(CHILD_FAILED, "setgroups(%d): %s", l->n,
+				  strerror(-err));
+	diff = groups_diff(l->inside, l->n);
 	if (diff != -1)
 		return child_fail(CHILD_FAILED, "getgroups() differs at %d",
 				  diff);
-	diff = status_groups_diff("/proc/self/status", self->inside, self->n);
+	diff = status_groups_diff("/proc/self/status", l->inside, l->n);
 	if (diff != -1)
 		return child_fail(CHILD_FAILED, "own status differs at %d",
 				  diff);
@@ -1437,7 +1456,7 @@ static int mapped_child(FIXTURE_DATA(userns) *self, int to_parent,
 	if (sys_setgroups(ARRAY_SIZE(just_above), just_above) != -1 ||
 	    errno != EINVAL)
 		return child_fail(CHILD_FAILED, "setgroups() of gid 65536");
-	if (groups_diff(self->inside, self->n) != -1)
+	if (groups_diff(l->inside, l->n) != -1)
 		return child_fail(CHILD_FAILED, "a failed setgroups() changed the list");
 
 	/* let the parent look, then wait until it is done */
@@ -1461,7 +1480,7 @@ TEST_F(userns, mapped_groups)
 	if (pid == 0) {
 		close(up[0]);
 		close(down[1]);
-		_exit(mapped_child(self, up[1], down[0]));
+		_exit(mapped_child(&self->l, up[1], down[0]));
 	}
 	close(up[1]);
 	close(down[0]);
@@ -1482,7 +1501,7 @@ TEST_F(userns, mapped_groups)
 		TH_LOG("child: %d", wait_child(pid));
 	}
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	ASSERT_EQ(-1, status_groups_diff(path, self->outside, self->n));
+	ASSERT_EQ(-1, status_groups_diff(path, self->l.outside, self->l.n));
 	close(down[1]);
 	ASSERT_EQ(CHILD_OK, wait_child(pid));
 	close(up[0]);
