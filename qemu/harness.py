@@ -178,6 +178,7 @@ def ensure_patched():
         return tree
     start = time.monotonic()
     log = BUILD / "logs/tree.log"
+    kept = {}
     if not (tree / ".git").exists():
         shutil.rmtree(tree, ignore_errors=True)
         sh(["git", "worktree", "prune"], log, cwd=vanilla)
@@ -205,10 +206,9 @@ def ensure_patched():
                           f"(tested on {tested or 'unknown'}); see {log}")
     # A file whose content came back the same keeps its old time stamp, so
     # that a changed commit message or test does not rebuild the kernel.
-    if "kept" in locals():
-        for path, (blob, mtime) in touched_blobs(tree).items():
-            if kept.get(path, (None,))[0] == blob:
-                os.utime(tree / path, (kept[path][1], kept[path][1]))
+    for path, (blob, _) in touched_blobs(tree).items():
+        if path in kept and kept[path][0] == blob:
+            os.utime(tree / path, (kept[path][1], kept[path][1]))
     write_stamp(stamp, want)
     progress(f"tree: applied {len(patches)} patch(es) in {tree}", start)
     return tree
