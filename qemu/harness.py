@@ -44,6 +44,7 @@ TAP_RESULT = re.compile(r"^(\s*)(ok|not ok) (\d+)(?: -)? ?([^#]*?)\s*(?:#\s*(\w+
 TAP_PLAN = re.compile(r"^(\s*)1\.\.(\d+)")
 RUN_LINE = re.compile(r"^#\s+RUN\s+(\S+) \.\.\.")
 MARK = "# harness: "
+TEST_TIMEOUT = int(os.environ.get("TEST_TIMEOUT", 600))    # seconds per test program
 
 
 class Failure(Exception):
@@ -562,7 +563,7 @@ def test_plan(target, built):
             if prog in ("init", "demo"):
                 continue
             files[f"/tests/{abi}/{prog}"] = host
-            plan.append([f"{abi}/{prog}", 600, f"/tests/{abi}/{prog}"])
+            plan.append([f"{abi}/{prog}", TEST_TIMEOUT, f"/tests/{abi}/{prog}"])
     return files, plan
 
 
