@@ -21,11 +21,16 @@ PACKAGES := linux-source-6.1 qemu-system-x86 qemu-system-arm \
 	gcc make libc6-dev gcc-aarch64-linux-gnu gcc-i686-linux-gnu \
 	gcc-arm-linux-gnueabihf libc6-dev-arm64-cross libc6-dev-i386-cross \
 	libc6-dev-armhf-cross flex bison bc libelf-dev libssl-dev cpio perl \
-	python3 git xz-utils gnuplot-nox
+	python3 git xz-utils gnuplot-nox git-email libmailtools-perl sparse
 
 ROUNDS  ?= 5
 
-.PHONY: help deps tree build run guest-run check bench export clean distclean
+CROSS_PACKAGES := gcc-powerpc64le-linux-gnu gcc-s390x-linux-gnu gcc-riscv64-linux-gnu \
+	gcc-mips-linux-gnu gcc-sparc64-linux-gnu gcc-m68k-linux-gnu gcc-sh4-linux-gnu \
+	gcc-alpha-linux-gnu gcc-hppa-linux-gnu
+
+.PHONY: help deps tree build run guest-run check bench export series-check \
+	send-email-dry-run clean distclean
 
 help:
 	@echo "make deps        install what the project needs (apt-get; idempotent)"
@@ -38,6 +43,8 @@ help:
 	@echo "                 PROG=/path ARGS=\"...\" OVERLAY=/dir ARCH=... KERNEL=... TIMEOUT=s"
 	@echo "make bench       patched vs vanilla under QEMU, alternating boots: table and plots"
 	@echo "                 in build/bench/<arch>/ (ARCH=..., ROUNDS=5); not part of make check"
+	@echo "make series-check  checkpatch, bisect builds, W=1/sparse, 13 architectures (long)"
+	@echo "make send-email-dry-run  the mails of the series, recipients from get_maintainer.pl"
 	@echo "make export      format-patch build/patched back into 0001-*.patch"
 	@echo "make tree        extract build/vanilla and apply the series in build/patched"
 	@echo "make build       build the kernels and guest programs for TARGETS"
@@ -76,6 +83,14 @@ bench: deps
 
 export:
 	@$(HARNESS) export
+
+series-check: deps
+	@$(MAKE) --no-print-directory deps PACKAGES="$(CROSS_PACKAGES)"
+	@python3 qemu/upstream.py series-check $(if $(ARCHS),--archs $(ARCHS)) \
+		$(if $(SKIP_BISECT),--skip-bisect)
+
+send-email-dry-run: deps
+	@python3 qemu/upstream.py send-email-dry-run
 
 clean:
 	rm -rf build/out build/bin build/results build/logs

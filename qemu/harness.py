@@ -723,7 +723,7 @@ def cmd_export(args):
     for p in ROOT.glob("0[0-9][0-9][0-9]-*.patch"):
         p.unlink()
     tested = installed_source_version()
-    sh(["git", "format-patch", "-q", "--cover-letter", "--zero-commit", "--base=base",
+    sh(["git", "format-patch", "-q", "--cover-letter", "--zero-commit", "--base=base", "--notes",
         f"--subject-prefix={args.prefix}", "-o", ROOT, "base..HEAD"], cwd=tree)
     text = cover.read_text().replace("*** SUBJECT HERE ***", subject)
     text = text.replace("*** BLURB HERE ***", blurb)
@@ -802,7 +802,7 @@ def main():
     p.set_defaults(fn=cmd_prepare)
     p = sub.add_parser("export", help="format-patch a tree's commits back into the repository")
     p.add_argument("--tree", default=str(BUILD / "patched"))
-    p.add_argument("--prefix", default="PATCH")
+    p.add_argument("--prefix", default="PATCH v1")
     p.set_defaults(fn=cmd_export)
     p = sub.add_parser("objects", help="compile every file the series touches (defconfig+users)")
     p.add_argument("--kernel", default="patched")

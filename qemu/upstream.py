@@ -1,0 +1,264 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Upstream readiness: make series-check and make send-email-dry-run.
+
+series-check: checkpatch --strict on every patch; after each patch the x86_64
+and arm64 harness kernels build (incrementally, in one worktree); a
+tinyconfig with MULTIUSER=n builds; every object the series touches
+compiles with W=1 and with sparse (C=2) on x86_64 and arm64 with no warning
+that the vanilla tree does not have; and the same objects compile on the
+other architectures that Debian has cross compilers for.
+
+send-email-dry-run: git send-email --dry-run of the series, the cover letter
+first and threaded, To and Cc from scripts/get_maintainer.pl on the patched
+tree, whose MAINTAINERS must hold MAINTAINERS.snippet.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import harness as h
+
+# Architectures for the objects check: (name, make ARCH, cross prefix, extra config)
+CROSS = [
+    ("x86_64", "x86_64", "", ""),
+    ("i386", "i386", "i686-linux-gnu-", ""),
+    ("arm64", "arm64", "aarch64-linux-gnu-", ""),
+    ("arm", "arm", "arm-linux-gnueabihf-", "multi_v7_defconfig"),
+    ("powerpc64le-64k", "powerpc", "powerpc64le-linux-gnu-", "ppc64le_defconfig"),
+    ("s390x", "s390", "s390x-linux-gnu-", ""),
+    ("riscv64", "riscv", "riscv64-linux-gnu-", ""),
+    ("mips", "mips", "mips-linux-gnu-", ""),
+    ("sparc64", "sparc", "sparc64-linux-gnu-", "sparc64_defconfig"),
+    ("m68k", "m68k", "m68k-linux-gnu-", ""),
+    ("sh4", "sh", "sh4-linux-gnu-", ""),
+    ("alpha", "alpha", "alpha-linux-gnu-", ""),
+    ("hppa", "parisc", "hppa-linux-gnu-", ""),
+]
+WARN = re.compile(r"warning:|error:")
+FALLBACK_TO = "Andrew Morton <akpm@linux-foundation.org>"
+
+
+def git(tree, *args, check=True):
+    r = subprocess.run(["git", *args], cwd=tree, capture_output=True, text=True)
+    if check and r.returncode:
+        raise h.Failure(f"git {' '.join(args)}: {r.stderr.strip()}")
+    return r.stdout
+
+
+def bisect_tree():
+    """A worktree at base for applying the series one patch at a time."""
+    vanilla = h.ensure_vanilla()
+    tree = h.BUILD / "bisect"
+    if not (tree / ".git").exists():
+        shutil.rmtree(tree, ignore_errors=True)
+        git(vanilla, "worktree", "prune")
+        git(vanilla, "worktree", "add", "-q", "-f", "-B", "bisect", str(tree), "base")
+    git(tree, "checkout", "-q", "-f", "-B", "bisect", "base")
+    return tree
+
+
+def build_at(tree, name, target, frags, goal=None):
+    t = h.TARGETS[target]
+    out = h.BUILD / "out" / f"bisect-{name}"
+    log = h.BUILD / f"logs/bisect-{name}.log"
+    if not (out / ".config").exists():
+        out.mkdir(parents=True, exist_ok=True)
+        h.kmake(tree, out, t, "tinyconfig", log=log)
+        env = {"ARCH": t["karch"], "CROSS_COMPILE": t["cross"]}
+        h.sh([tree / "scripts/kconfig/merge_config.sh", "-m", "-O", out, out / ".config",
+              *frags], log, env=env)
+    h.kmake(tree, out, t, "olddefconfig", log=log)
+    r = h.sh(["make", "-C", tree, f"O={out}", f"ARCH={t['karch']}", f"-j{h.JOBS}",
+              *([f"CROSS_COMPILE={t['cross']}"] if t["cross"] else []),
+              goal or os.path.basename(t["image"])], log, check=False)
+    return r.returncode == 0, log
+
+
+def check_bisect(results):
+    tree = bisect_tree()
+    patches = h.series_patches()
+    kinds = [("x86_64", "x86_64", [h.ROOT / "kconfig/base.config", h.ROOT / "kconfig/x86_64.config"]),
+             ("arm64", "arm64", [h.ROOT / "kconfig/base.config", h.ROOT / "kconfig/arm64.config"]),
+             ("x86_64-nomultiuser", "x86_64", [h.ROOT / "kconfig/nomultiuser.config"])]
+    for i, p in enumerate([None] + patches):
+        if p is not None:
+            r = subprocess.run(["git", "am", "-3", "-q", p], cwd=tree, capture_output=True,
+                               text=True, env=dict(os.environ, GIT_COMMITTER_NAME="harness",
+                                                   GIT_COMMITTER_EMAIL="harness@localhost"))
+            if r.returncode:
+                results.append((f"bisect: {p.name} applies", "fail", r.stderr.strip()[:200]))
+                return
+        label = p.name[:4] if p else "base"
+        for name, target, frags in kinds:
+            start = time.monotonic()
+            ok, log = build_at(tree, name, target, frags)
+            results.append((f"bisect: {label} builds {name}", "pass" if ok else "fail",
+                            "" if ok else f"see {log}"))
+            h.progress(f"bisect: {label} {name}: {'ok' if ok else 'FAILED'}", start)
+
+
+def objects_warnings(kernel, arch, karch, cross, defconfig, w):
+    """Compile the touched objects of a tree; return (ok, warning lines)."""
+    tree = h.tree_of(kernel)
+    out = h.BUILD / "out" / f"objects-{kernel}-{arch}"
+    log = h.BUILD / f"logs/objects-{kernel}-{arch}-{w or 'plain'}.log"
+    log.unlink(missing_ok=True)
+    base = ["make", "-C", tree, f"O={out}", f"ARCH={karch}", f"-j{h.JOBS}"]
+    if cross:
+        base.append(f"CROSS_COMPILE={cross}")
+    if not (out / ".config").exists():
+        out.mkdir(parents=True, exist_ok=True)
+        h.sh(base + [defconfig or "defconfig"], log)
+        h.sh([tree / "scripts/kconfig/merge_config.sh", "-m", "-O", out, out / ".config",
+              h.ROOT / "kconfig/users.config"], log, env={"ARCH": karch, "CROSS_COMPILE": cross})
+        h.sh(base + ["olddefconfig"], log)
+    objs = [o for o in h.touched_objects(h.ensure_patched())
+            if (tree / o.replace(".o", ".c")).exists()]
+    # Rebuild them every time, so that their warnings are seen.
+    for o in objs:
+        (out / o).unlink(missing_ok=True)
+    extra = {"W=1": ["W=1"], "sparse": ["C=2"], "": []}[w]
+    r = h.sh(base + extra + objs, log, check=False)
+    text = log.read_text(errors="replace").splitlines()
+    warnings = sorted({re.sub(r"^.*?/(kernel|fs|net|io_uring|security|include|arch)/", r"\1/", x)
+                       for x in text if WARN.search(x)})
+    return r.returncode == 0, warnings
+
+
+def check_objects(results, archs):
+    for arch, karch, cross, defconfig in CROSS:
+        if arch not in archs:
+            continue
+        if cross and not shutil.which(cross + "gcc"):
+            results.append((f"objects: {arch}", "skip", f"no {cross}gcc"))
+            continue
+        modes = ["W=1", "sparse"] if arch in ("x86_64", "arm64") else [""]
+        for w in modes:
+            start = time.monotonic()
+            ok_p, warn_p = objects_warnings("patched", arch, karch, cross, defconfig, w)
+            ok_v, warn_v = objects_warnings("vanilla", arch, karch, cross, defconfig, w)
+            new = [x for x in warn_p if x not in warn_v]
+            status = "pass" if ok_p and not new else "fail"
+            results.append((f"objects: {arch} {w or 'build'}", status,
+                            "; ".join(new[:3]) if new else ("" if ok_p else "build failed")))
+            h.progress(f"objects: {arch} {w or 'build'}: {len(new)} new warning(s), "
+                       f"{len(warn_v)} in vanilla", start)
+
+
+def cmd_series_check(args):
+    t0 = time.monotonic()
+    results = h.check_checkpatch()
+    if not args.skip_bisect:
+        check_bisect(results)
+    check_objects(results, args.archs.split(",") if args.archs else [a[0] for a in CROSS])
+    for n, s, d in results:
+        if s != "pass":
+            print(f"  {s:4} {n}{'  # ' + d if d else ''}")
+    c = {s: sum(1 for r in results if r[1] == s) for s in ("pass", "fail", "skip")}
+    (h.BUILD / "results").mkdir(parents=True, exist_ok=True)
+    (h.BUILD / "results/series-check.txt").write_text(
+        "".join(f"{s:4} {n}{'  # ' + d if d else ''}\n" for n, s, d in results))
+    print(f"series-check: {time.monotonic() - t0:.0f}s; build/results/series-check.txt")
+    print(f"{c['pass']} passed, {c['fail']} failed, {c['skip']} skipped")
+    return 1 if c["fail"] else 0
+
+
+def get_maintainer(tree, patch, role):
+    flag = "--nol" if role == "to" else "--nom"
+    r = subprocess.run(["perl", "scripts/get_maintainer.pl", "--norolestats", "--no-git",
+                        "--no-git-fallback", flag, str(patch)], cwd=tree,
+                       capture_output=True, text=True)
+    return [x.strip() for x in r.stdout.splitlines() if "@" in x]
+
+
+def cmd_recipients(args):
+    """--to-cmd / --cc-cmd for git send-email: per patch, the union for the cover."""
+    tree = h.ensure_patched()
+    patch = args.patch
+    patches = [patch]
+    if os.path.basename(patch).startswith("0000-"):
+        patches = [str(p) for p in h.series_patches()]
+    seen = []
+    for p in patches:
+        for a in get_maintainer(tree, p, args.role):
+            if a not in seen:
+                seen.append(a)
+    author = re.search(r"^From: (.*)$", open(patches[-1]).read(), re.M).group(1)
+    if args.role == "to" and not [a for a in seen if a != author]:
+        # kernel/groups.c has had no maintainer: such patches go through -mm
+        seen.append(FALLBACK_TO)
+    print("\n".join(seen))
+    return 0
+
+
+def cmd_send_email(args):
+    tree = h.ensure_patched()
+    snippet = (h.ROOT / "MAINTAINERS.snippet").read_text().strip()
+    if snippet not in (tree / "MAINTAINERS").read_text():
+        raise h.Failure("MAINTAINERS.snippet is not what the series adds to MAINTAINERS")
+    start = snippet.splitlines()[0]
+    names = [x for x in (tree / "MAINTAINERS").read_text().splitlines()
+             if re.match(r"^[A-Z0-9][^\t:]*$", x) and not x.startswith(("F:", "M:"))]
+    if start in names:
+        i = names.index(start)
+        if not (names[i - 1].upper() <= start.upper() <= names[i + 1].upper()):
+            raise h.Failure(f"{start} is not at its alphabetical place in MAINTAINERS")
+    me = f"python3 {h.ROOT / 'qemu/upstream.py'} recipients"
+    patches = [str(h.ROOT / "0000-cover-letter.patch")] + [str(p) for p in h.series_patches()]
+    author = re.search(r"^From: (.*)$", open(patches[1]).read(), re.M).group(1)
+    cmd = ["git", "send-email", "--dry-run", "--confirm=never", "--no-validate",
+           "--suppress-cc=self", "--thread", "--no-chain-reply-to", f"--from={author}",
+           "--smtp-server=/bin/false", f"--to-cmd={me} --role to",
+           f"--cc-cmd={me} --role cc", *patches]
+    r = subprocess.run(cmd, cwd=tree, capture_output=True, text=True,
+                       env=dict(os.environ, GIT_CONFIG_NOSYSTEM="1", HOME=str(h.BUILD)))
+    out = r.stdout + r.stderr
+    (h.BUILD / "results").mkdir(parents=True, exist_ok=True)
+    (h.BUILD / "results/send-email-dry-run.txt").write_text(out)
+    if r.returncode:
+        print(out[-3000:])
+        raise h.Failure("git send-email --dry-run failed")
+    mails = re.findall(r"^Dry-OK\. Log says:\n(.*?)(?=^Result:|\Z)", out, re.M | re.S)
+    print(f"{len(mails)} mails (nothing sent):")
+    for m in mails:
+        m = re.sub(r"\n[ \t]+", " ", m)        # unfold continued header lines
+        subj = re.search(r"^Subject: (.*)$", m, re.M)
+        to = re.findall(r"^To: (.*)$", m, re.M)
+        cc = re.findall(r"^Cc: (.*)$", m, re.M)
+        irt = re.search(r"^In-Reply-To: (.*)$", m, re.M)
+        print(f"- {subj.group(1) if subj else '?'}")
+        print(f"    To: {', '.join(to)}")
+        if cc:
+            print(f"    Cc: {', '.join(cc)}")
+        print(f"    {'in reply to the cover letter' if irt else 'starts the thread'}")
+    return 0
+
+
+def main():
+    import argparse
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("series-check")
+    p.add_argument("--skip-bisect", action="store_true")
+    p.add_argument("--archs", default="")
+    p.set_defaults(fn=cmd_series_check)
+    p = sub.add_parser("send-email-dry-run")
+    p.set_defaults(fn=cmd_send_email)
+    p = sub.add_parser("recipients")
+    p.add_argument("--role", choices=("to", "cc"), default="to")
+    p.add_argument("patch")
+    p.set_defaults(fn=cmd_recipients)
+    args = ap.parse_args()
+    try:
+        sys.exit(args.fn(args))
+    except h.Failure as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()
