@@ -116,6 +116,16 @@ def objects_warnings(kernel, arch, karch, cross, defconfig, w):
         h.sh([tree / "scripts/kconfig/merge_config.sh", "-m", "-O", out, out / ".config",
               h.ROOT / "kconfig/users.config"], log, env={"ARCH": karch, "CROSS_COMPILE": cross})
         h.sh(base + ["olddefconfig"], log)
+        have = (out / ".config").read_text().splitlines()
+        want = h.parse_fragment(h.ROOT / "kconfig/users.config")
+        if kernel == "vanilla":
+            want.pop("CONFIG_GROUPS_KUNIT_TEST", None)
+        dropped = [k for k, v in want.items() if f"{k}={v}" not in have]
+        if dropped and arch in ("x86_64", "arm64"):
+            shutil.rmtree(out)
+            raise h.Failure(f"{arch}: users.config options dropped: {', '.join(dropped)}")
+        if dropped:     # e.g. UID16 exists only where the architecture has 16-bit ids
+            print(f"  note: {arch} has no {', '.join(dropped)}")
     objs = [o for o in h.touched_objects(h.ensure_patched())
             if (tree / o.replace(".o", ".c")).exists()]
     # Rebuild them every time, so that their warnings are seen.
