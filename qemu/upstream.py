@@ -93,7 +93,10 @@ def check_bisect(results):
                 results.append((f"bisect: {p.name} applies", "fail", r.stderr.strip()[:200]))
                 return
         label = p.name[:4] if p else "base"
+        last = p is not None and p == patches[-1]
         for name, target, frags in kinds:
+            if "nomultiuser" in name and not (last or p is None):
+                continue            # MULTIUSER=n: at the base and with the whole series
             start = time.monotonic()
             ok, log = build_at(tree, name, target, frags)
             results.append((f"bisect: {label} builds {name}", "pass" if ok else "fail",
