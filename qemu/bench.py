@@ -130,7 +130,9 @@ def cmd_bench(args):
             verdict = "ok" if max(p) == 0 else "MISS"
         else:
             ratios = [pi / vi for pi, vi in zip(p, v) if vi > 0]
-            if not ratios:
+            if not ratios:          # e.g. memory below what MemFree resolves
+                rows.append(f"| {m} | {n} | {fmt(vm)} | {fmt(pm)} | {UNITS.get(m, 'ns')} | "
+                            "- (vanilla 0: below resolution) | | |")
                 continue
             med = statistics.median(ratios)
             ratio_txt = f"{med:.3f} [{min(ratios):.3f}-{max(ratios):.3f}]"

@@ -78,7 +78,7 @@ def build_at(tree, name, target, frags, goal=None):
     return r.returncode == 0, log
 
 
-def check_bisect(results):
+def check_bisect(results, only=None):
     tree = bisect_tree()
     patches = h.series_patches()
     kinds = [("x86_64", "x86_64", [h.ROOT / "kconfig/base.config", h.ROOT / "kconfig/x86_64.config"]),
@@ -95,8 +95,10 @@ def check_bisect(results):
         label = p.name[:4] if p else "base"
         last = p is not None and p == patches[-1]
         for name, target, frags in kinds:
-            if "nomultiuser" in name and not (last or p is None):
-                continue            # MULTIUSER=n: at the base and with the whole series
+            if only and name not in only:
+                continue
+            if "nomultiuser" in name and not last:
+                continue            # MULTIUSER=n: with the whole series
             start = time.monotonic()
             ok, log = build_at(tree, name, target, frags)
             results.append((f"bisect: {label} builds {name}", "pass" if ok else "fail",
@@ -166,8 +168,9 @@ def cmd_series_check(args):
     t0 = time.monotonic()
     results = h.check_checkpatch()
     if not args.skip_bisect:
-        check_bisect(results)
-    check_objects(results, args.archs.split(",") if args.archs else [a[0] for a in CROSS])
+        check_bisect(results, args.bisect.split(",") if args.bisect else None)
+    if args.archs != "none":
+        check_objects(results, args.archs.split(",") if args.archs else [a[0] for a in CROSS])
     for n, s, d in results:
         if s != "pass":
             print(f"  {s:4} {n}{'  # ' + d if d else ''}")
@@ -258,6 +261,7 @@ def main():
     p = sub.add_parser("series-check")
     p.add_argument("--skip-bisect", action="store_true")
     p.add_argument("--archs", default="")
+    p.add_argument("--bisect", default="", help="x86_64,arm64,x86_64-nomultiuser (default all)")
     p.set_defaults(fn=cmd_series_check)
     p = sub.add_parser("send-email-dry-run")
     p.set_defaults(fn=cmd_send_email)
