@@ -106,14 +106,40 @@ def cmd_bench(args):
             runs[k].append(parse(lines))
             h.progress(f"bench: round {r + 1}/{args.rounds} {k} ({elapsed:.0f}s in the guest)")
 
-    keys = sorted({key for run in runs["vanilla"] for key in run},
-                  key=lambda kn: (kn[0], kn[1]))
-    page = int(runs["vanilla"][0].get(("page_size", 0), 4096))
     raw = ["kernel\tround\tmetric\tN\tvalue"]
     for k in kernels:
         for r, run in enumerate(runs[k]):
             raw += [f"{k}\t{r}\t{m}\t{n}\t{v}" for (m, n), v in sorted(run.items())]
     (outdir / "raw.tsv").write_text("\n".join(raw) + "\n")
+    report(target, outdir, runs, args.rounds)
+    print(f"bench: {time.monotonic() - t0:.0f}s; results in {outdir}/")
+    return 0
+
+
+# The rows of the cover letter's table
+COVER = [("setgroups_random", [32, 10000, 65536]), ("setgroups_sorted", [32, 65536]),
+         ("getgroups", [32, 65536]), ("setgroups16_random", [65536]), ("getgroups16", [65536]),
+         ("lookup_first", [32, 1024, 65536]), ("lookup_middle", [1024, 10000, 65536]),
+         ("lookup_last", [1024, 65536]), ("lookup_miss", [1024, 65536]),
+         ("fork_exit_wait", [32, 65536]), ("mem_per_set", [1023, 10000, 65536]),
+         ("order_gt0_allocs", [10000, 65536])]
+
+
+def load_raw(outdir):
+    runs = {"vanilla": [], "patched": []}
+    for line in (outdir / "raw.tsv").read_text().splitlines()[1:]:
+        k, r, m, n, v = line.split("\t")
+        while len(runs[k]) <= int(r):
+            runs[k].append({})
+        runs[k][int(r)][(m, int(n))] = float(v)
+    return runs
+
+
+def report(target, outdir, runs, rounds):
+    """results.md, cover-table.txt and the plots, from the runs"""
+    keys = sorted({key for run in runs["vanilla"] for key in run},
+                  key=lambda kn: (kn[0], kn[1]))
+    page = int(runs["vanilla"][0].get(("page_size", 0), 4096))
 
     rows, misses = [], []
     for m, n in keys:
@@ -147,8 +173,8 @@ def cmd_bench(args):
         rows.append(f"| {m} | {n} | {fmt(vm)} | {fmt(pm)} | {unit} | {ratio_txt} | "
                     f"{target_txt} | {verdict} |")
 
-    cmd = f"make bench ARCH={target} ROUNDS={args.rounds}"
-    md = [f"Benchmark: patched / vanilla, {target}, page size {page}, {args.rounds} rounds "
+    cmd = f"make bench ARCH={target} ROUNDS={rounds}"
+    md = [f"Benchmark: patched / vanilla, {target}, page size {page}, {rounds} rounds "
           "alternating vanilla and patched boots under QEMU TCG; medians of the rounds, "
           "ratio = median over rounds of patched/vanilla [min-max].", "",
           "| metric | N | vanilla | patched | unit | ratio [spread] | target | |",
@@ -157,10 +183,18 @@ def cmd_bench(args):
           f"Command: `{cmd}`"]
     (outdir / "results.md").write_text("\n".join(md) + "\n")
     (outdir / "command.txt").write_text(cmd + "\n")
+    cover = ["  %-18s %6s %12s %12s  %-22s %s" % ("metric", "N", "vanilla", "patched",
+                                                 "patched/vanilla", "target")]
+    for m, ns in COVER:
+        for n in ns:
+            for r in rows:
+                c = [x.strip() for x in r.split("|")]
+                if c[1] == m and c[2] == str(n):
+                    cover.append("  %-18s %6s %12s %12s  %-22s %s" %
+                                 (c[1], c[2], c[3], c[4], c[6], (c[7] + " " + c[8]).strip()))
+    (outdir / "cover-table.txt").write_text("\n".join(cover) + "\n")
     plot(outdir, runs, keys)
     print("\n".join(md))
-    print(f"bench: {time.monotonic() - t0:.0f}s; results in {outdir}/")
-    return 0
 
 
 def plot(outdir, runs, keys):
@@ -197,8 +231,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--target", default="x86_64", choices=list(h.TARGETS))
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--report-only", action="store_true",
+                    help="rebuild the report from build/bench/<target>/raw.tsv")
     args = ap.parse_args()
     try:
+        if args.report_only:
+            outdir = h.BUILD / "bench" / args.target
+            runs = load_raw(outdir)
+            report(args.target, outdir, runs, len(runs["vanilla"]))
+            sys.exit(0)
         sys.exit(cmd_bench(args))
     except h.Failure as e:
         print(f"error: {e}", file=sys.stderr)
