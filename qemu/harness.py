@@ -265,6 +265,30 @@ def fragments(kernel, t, extra=()):
     return frags + [ROOT / f"kconfig/{e}.config" for e in extra]
 
 
+def merge_config(tree, out, t, base, frags, log):
+    """`make <base>` (tinyconfig, defconfig) + fragments with merge_config.sh; the result."""
+    out.mkdir(parents=True, exist_ok=True)
+    kmake(tree, out, t, base, log=log)
+    sh([tree / "scripts/kconfig/merge_config.sh", "-m", "-O", out, out / ".config", *frags],
+       log, env={"ARCH": t["karch"], "CROSS_COMPILE": t["cross"]})
+    kmake(tree, out, t, "olddefconfig", log=log)
+    have = {}
+    for line in (out / ".config").read_text().splitlines():
+        m = re.match(r"^(CONFIG_\w+)=(.*)$", line)
+        if m:
+            have[m.group(1)] = m.group(2)
+    return have
+
+
+def dropped_options(have, frags, ignore=()):
+    """What the fragments ask for that the .config does not have (later fragments win)."""
+    want_all = {}
+    for f in frags:
+        want_all.update({k: (v, f.name) for k, v in parse_fragment(f).items()})
+    return [f"{k}={v} ({name}) but the .config has {have.get(k, 'n')}"
+            for k, (v, name) in want_all.items() if have.get(k, "n") != v and k not in ignore]
+
+
 def ensure_config(kernel, t, tree, out, extra=()):
     frags = fragments(kernel, t, extra)
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=tree, capture_output=True,
@@ -273,23 +297,9 @@ def ensure_config(kernel, t, tree, out, extra=()):
     stamp = out / ".harness-config"
     if (out / ".config").exists() and stamp_ok(stamp, want):
         return
-    log = BUILD / f"logs/build-{out.name}.log"
-    out.mkdir(parents=True, exist_ok=True)
-    kmake(tree, out, t, "tinyconfig", log=log)
-    env = {"ARCH": t["karch"], "CROSS_COMPILE": t["cross"]}
-    sh([tree / "scripts/kconfig/merge_config.sh", "-m", "-O", out, out / ".config", *frags],
-       log, env=env)
-    kmake(tree, out, t, "olddefconfig", log=log)
-    have = {}
-    for line in (out / ".config").read_text().splitlines():
-        m = re.match(r"^(CONFIG_\w+)=(.*)$", line)
-        if m:
-            have[m.group(1)] = m.group(2)
-    want_all = {}
-    for f in frags:                     # a later fragment overrides an earlier one
-        want_all.update({k: (v, f.name) for k, v in parse_fragment(f).items()})
-    dropped = [f"{k}={v} ({name}) but the .config has {have.get(k, 'n')}"
-               for k, (v, name) in want_all.items() if have.get(k, "n") != v]
+    have = merge_config(tree, out, t, "tinyconfig", frags,
+                        BUILD / f"logs/build-{out.name}.log")
+    dropped = dropped_options(have, frags)
     if dropped:
         raise Failure("Kconfig dropped options that a fragment asks for:\n  " + "\n  ".join(dropped))
     write_stamp(stamp, want)
@@ -747,40 +757,6 @@ def touched_objects(tree):
     return objs
 
 
-def cmd_objects(args):
-    """Compile every file the series touches, in a config that enables it (defconfig + users)."""
-    tree = tree_of(args.kernel)
-    t = TARGETS[args.target]
-    out = BUILD / "out" / f"{args.kernel}-{args.target}-users"
-    log = BUILD / f"logs/objects-{args.kernel}-{args.target}.log"
-    log.unlink(missing_ok=True)
-    start = time.monotonic()
-    frags = [ROOT / "kconfig/users.config"]
-    out.mkdir(parents=True, exist_ok=True)
-    kmake(tree, out, t, "defconfig", log=log)
-    env = {"ARCH": t["karch"], "CROSS_COMPILE": t["cross"]}
-    sh([tree / "scripts/kconfig/merge_config.sh", "-m", "-O", out, out / ".config", *frags],
-       log, env=env)
-    kmake(tree, out, t, "olddefconfig", log=log)
-    have = (out / ".config").read_text()
-    want = parse_fragment(frags[0])
-    if args.kernel == "vanilla":
-        want.pop("CONFIG_GROUPS_KUNIT_TEST", None)
-    dropped = [k for k, v in want.items() if f"{k}={v}" not in have.splitlines()]
-    if dropped:
-        raise Failure("users.config options dropped: " + ", ".join(dropped))
-    objs = touched_objects(ensure_patched())
-    extra = [f"W={args.w}"] if args.w else []
-    kmake(tree, out, t, *extra, *objs, log=log)
-    warnings = [x for x in log.read_text(errors="replace").splitlines()
-                if "warning:" in x or "error:" in x]
-    progress(f"objects: {args.kernel} {args.target}: {len(objs)} objects compiled, "
-             f"{len(warnings)} warning lines (log: {log})", start)
-    for w in warnings[:20]:
-        print("    " + w)
-    return 1 if warnings else 0
-
-
 def cmd_prepare(args):
     for k in args.kernels:
         tree_of(k)
@@ -804,11 +780,6 @@ def main():
     p.add_argument("--tree", default=str(BUILD / "patched"))
     p.add_argument("--prefix", default="PATCH v1")
     p.set_defaults(fn=cmd_export)
-    p = sub.add_parser("objects", help="compile every file the series touches (defconfig+users)")
-    p.add_argument("--kernel", default="patched")
-    p.add_argument("--target", default="x86_64", choices=list(TARGETS))
-    p.add_argument("--w", default="", help="W= level, e.g. 1")
-    p.set_defaults(fn=cmd_objects)
     p = sub.add_parser("build", help="build kernels and guest programs")
     p.add_argument("--kernel", default="patched")
     p.add_argument("targets", nargs="*", default=list(TARGETS))

@@ -66,11 +66,7 @@ def build_at(tree, name, target, frags, goal=None):
     out = h.BUILD / "out" / f"bisect-{name}"
     log = h.BUILD / f"logs/bisect-{name}.log"
     if not (out / ".config").exists():
-        out.mkdir(parents=True, exist_ok=True)
-        h.kmake(tree, out, t, "tinyconfig", log=log)
-        env = {"ARCH": t["karch"], "CROSS_COMPILE": t["cross"]}
-        h.sh([tree / "scripts/kconfig/merge_config.sh", "-m", "-O", out, out / ".config",
-              *frags], log, env=env)
+        h.merge_config(tree, out, t, "tinyconfig", frags, log)
     h.kmake(tree, out, t, "olddefconfig", log=log)
     r = h.sh(["make", "-C", tree, f"O={out}", f"ARCH={t['karch']}", f"-j{h.JOBS}",
               *([f"CROSS_COMPILE={t['cross']}"] if t["cross"] else []),
@@ -116,21 +112,16 @@ def objects_warnings(kernel, arch, karch, cross, defconfig, w):
     if cross:
         base.append(f"CROSS_COMPILE={cross}")
     if not (out / ".config").exists():
-        out.mkdir(parents=True, exist_ok=True)
-        h.sh(base + [defconfig or "defconfig"], log)
-        h.sh([tree / "scripts/kconfig/merge_config.sh", "-m", "-O", out, out / ".config",
-              h.ROOT / "kconfig/users.config"], log, env={"ARCH": karch, "CROSS_COMPILE": cross})
-        h.sh(base + ["olddefconfig"], log)
-        have = (out / ".config").read_text().splitlines()
-        want = h.parse_fragment(h.ROOT / "kconfig/users.config")
-        if kernel == "vanilla":
-            want.pop("CONFIG_GROUPS_KUNIT_TEST", None)
-        dropped = [k for k, v in want.items() if f"{k}={v}" not in have]
+        frags = [h.ROOT / "kconfig/users.config"]
+        have = h.merge_config(tree, out, {"karch": karch, "cross": cross},
+                              defconfig or "defconfig", frags, log)
+        ignore = ["CONFIG_GROUPS_KUNIT_TEST"] if kernel == "vanilla" else []
+        dropped = h.dropped_options(have, frags, ignore)
         if dropped and arch in ("x86_64", "arm64"):
             shutil.rmtree(out)
             raise h.Failure(f"{arch}: users.config options dropped: {', '.join(dropped)}")
         if dropped:     # e.g. UID16 exists only where the architecture has 16-bit ids
-            print(f"  note: {arch} has no {', '.join(dropped)}")
+            print(f"  note: {arch}: {'; '.join(dropped)}")
     objs = [o for o in h.touched_objects(h.ensure_patched())
             if (tree / o.replace(".o", ".c")).exists()]
     # Rebuild them every time, so that their warnings are seen.
