@@ -51,19 +51,13 @@
 #include <linux/types.h>
 
 #include "../kselftest_harness.h"
+#include "groups.h"
 
 /* include/uapi/linux/limits.h; glibc falls back to 8 without it. */
-#if !defined(NGROUPS_MAX) || NGROUPS_MAX != 65536
-#undef NGROUPS_MAX
-#define NGROUPS_MAX	65536
-#endif
-
 #ifndef SO_PEERGROUPS
 #define SO_PEERGROUPS	59
 #endif
 
-/* uid and gid of nobody and nogroup in the test guests */
-#define NOBODY		65534
 /* owner of the test files and keys: neither root nor nobody */
 #define OTHER_UID	65535
 
@@ -83,46 +77,6 @@
 /* The argument that makes the program check its groups and exit */
 #define VERIFY_ARG	"--verify-groups"
 
-#define POISON		0xa5
-#define POISON_GID	0xa5a5a5a5U
-
-#ifdef __NR_setgroups32
-#define NR_setgroups	__NR_setgroups32
-#define NR_getgroups	__NR_getgroups32
-#else
-#define NR_setgroups	__NR_setgroups
-#define NR_getgroups	__NR_getgroups
-#endif
-
-static long sys_setgroups(long size, const gid_t *list)
-{
-	return syscall(NR_setgroups, size, list);
-}
-
-static long sys_getgroups(long size, gid_t *list)
-{
-	return syscall(NR_getgroups, size, list);
-}
-
-/* Assert that @call fails with errno @err. */
-#define ASSERT_ERRNO(err, call) do {					\
-	int __want = (err);						\
-	long __ret;							\
-	int __err;							\
-									\
-	errno = 0;							\
-	__ret = (call);							\
-	__err = errno;							\
-	ASSERT_EQ(-1, __ret) {						\
-		TH_LOG("%s returned %ld, expected %s", #call, __ret,	\
-		       strerror(__want));				\
-	}								\
-	ASSERT_EQ(__want, __err) {					\
-		TH_LOG("%s: %s, expected %s", #call, strerror(__err),	\
-		       strerror(__want));				\
-	}								\
-} while (0)
-
 /* gids in one page: where the blocks of a paged group list end */
 static int gids_per_page(void)
 {
@@ -141,12 +95,6 @@ static int set_size(int n, int blocks, int delta)
 	return n < NGROUPS_MAX ? n : NGROUPS_MAX;
 }
 
-/* malloc() that never returns NULL for n == 0 */
-static void *alloc(size_t n, size_t size)
-{
-	return malloc(n ? n * size : 1);
-}
-
 static gid_t member_gid(int i)
 {
 	return BASE_GID + 2 * (gid_t)i;
@@ -162,47 +110,6 @@ static gid_t *member_list(int n)
 		for (i = 0; i < n; i++)
 			gids[i] = member_gid(i);
 	return gids;
-}
-
-/*
- * A bijection on [0, 2^31): distinct inputs give distinct, well spread gids
- * that are never (gid_t)-1.
- */
-static gid_t mix31(__u32 x)
-{
-	x &= 0x7fffffff;
-	x ^= x >> 16;
-	x = (x * 0x45d9f3bU) & 0x7fffffff;
-	x ^= x >> 13;
-	x = (x * 0x2c1b3c6dU) & 0x7fffffff;
-	x ^= x >> 15;
-	return x;
-}
-
-/* @n distinct gids below 2^31, in a pseudo-random order given by @seed. */
-static void fill_random(gid_t *gids, int n, __u32 seed)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		gids[i] = mix31(seed * 0x10001U + i);
-}
-
-static int cmp_gid(const void *a, const void *b)
-{
-	gid_t x = *(const gid_t *)a, y = *(const gid_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-static void sort_gids(gid_t *gids, int n)
-{
-	qsort(gids, n, sizeof(*gids), cmp_gid);
-}
-
-static bool is_member(const gid_t *sorted, int n, gid_t gid)
-{
-	return !!bsearch(&gid, sorted, n, sizeof(*sorted), cmp_gid);
 }
 
 /* Fisher-Yates with a fixed seed, so that the kernel has to sort. */
@@ -264,65 +171,6 @@ static int groups_diff(const gid_t *expect, int n)
 	return i;
 }
 
-/* Read a whole (proc) file into a NUL-terminated buffer. */
-static char *read_text(const char *path)
-{
-	size_t len = 0, size = 4096;
-	char *buf = malloc(size), *tmp;
-	ssize_t ret;
-	int fd;
-
-	if (!buf)
-		return NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		goto fail;
-	for (;;) {
-		if (size - len < 2) {
-			size *= 2;
-			tmp = realloc(buf, size);
-			if (!tmp)
-				goto fail_close;
-			buf = tmp;
-		}
-		ret = read(fd, buf + len, size - len - 1);
-		if (ret < 0 && errno == EINTR)
-			continue;
-		if (ret < 0)
-			goto fail_close;
-		if (ret == 0)
-			break;
-		len += ret;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return buf;
-
-fail_close:
-	close(fd);
-fail:
-	free(buf);
-	return NULL;
-}
-
-/* Write @text with one write(); 0 or -errno. */
-static int write_text(const char *path, const char *text)
-{
-	ssize_t len = strlen(text), ret;
-	int fd;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ret = write(fd, text, len);
-	if (ret < 0)
-		ret = -errno;
-	close(fd);
-	if (ret < 0)
-		return ret;
-	return ret == len ? 0 : -EIO;
-}
-
 /*
  * Compare the "Groups:" line of the status file @path with @expect[0..@n):
  * -1 if it lists exactly these, else the index of the first difference
@@ -359,21 +207,6 @@ static int status_groups_diff(const char *path, const gid_t *expect, int n)
 out:
 	free(text);
 	return ret;
-}
-
-static int get_caps(__u64 *eff, __u64 *perm)
-{
-	struct __user_cap_header_struct hdr = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct data[2];
-
-	memset(data, 0, sizeof(data));
-	if (syscall(__NR_capget, &hdr, data))
-		return -1;
-	*eff = data[0].effective | (__u64)data[1].effective << 32;
-	*perm = data[0].permitted | (__u64)data[1].permitted << 32;
-	return 0;
 }
 
 /* In a child: say why it fails, return @code to pass to _exit(). */
@@ -805,17 +638,6 @@ TEST(fork_isolation)
 	free(a_sorted);
 	free(b);
 	free(b_sorted);
-}
-
-static bool all_poison(const void *buf, size_t len)
-{
-	const unsigned char *p = buf;
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (p[i] != POISON)
-			return false;
-	return true;
 }
 
 /*
