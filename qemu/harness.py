@@ -17,6 +17,7 @@ import argparse
 import hashlib
 import os
 import re
+import selectors
 import shlex
 import shutil
 import subprocess
@@ -435,7 +436,6 @@ def boot(kernel, target, job, image, initrd, timeout, loglevel=None, echo=None):
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
-    import selectors
     sel = selectors.DefaultSelector()
     sel.register(proc.stdout, selectors.EVENT_READ)
     buf = b""
