@@ -7,6 +7,7 @@ this script makes goes under build/ (git-ignored):
 
   build/vanilla/              the Debian tree, one deterministic base commit (tag "base")
   build/patched/              a worktree of it, branch "series": base + 0001..000N with git am
+  build/upto-NNNN/            the same with the series up to patch NNNN (make bench)
   build/out/<kernel>-<target>/ out-of-tree kernel builds (O=)
   build/bin/<abi>/            static guest programs (init, selftests, demo)
   build/logs/                 verbose logs of every build step
@@ -170,12 +171,15 @@ def ensure_vanilla():
     return tree
 
 
-def ensure_patched():
+def ensure_patched(upto=None):
+    """build/patched: base + the whole series; build/upto-NNNN: up to patch NNNN."""
     vanilla = ensure_vanilla()
-    tree = BUILD / "patched"
-    patches = series_patches()
+    name = f"upto-{upto}" if upto else "patched"
+    branch = name if upto else "series"
+    tree = BUILD / name
+    patches = [p for p in series_patches() if not upto or p.name[:4] <= upto]
     want = digest(installed_source_version(), *[p.read_bytes() for p in patches])
-    stamp = BUILD / "stamps/patched"
+    stamp = BUILD / f"stamps/{name}"
     if (tree / ".git").exists() and stamp_ok(stamp, want):
         return tree
     start = time.monotonic()
@@ -184,7 +188,7 @@ def ensure_patched():
     if not (tree / ".git").exists():
         shutil.rmtree(tree, ignore_errors=True)
         sh(["git", "worktree", "prune"], log, cwd=vanilla)
-        sh(["git", "worktree", "add", "-q", "-f", "-B", "series", tree, "base"], log, cwd=vanilla)
+        sh(["git", "worktree", "add", "-q", "-f", "-B", branch, tree, "base"], log, cwd=vanilla)
     else:
         dirty = subprocess.run(["git", "status", "--porcelain", "-uno"], cwd=tree,
                                capture_output=True, text=True).stdout
@@ -193,7 +197,7 @@ def ensure_patched():
                           "them and 'make export', or discard them (git checkout -f)")
         subprocess.run(["git", "am", "--abort"], cwd=tree, capture_output=True)
         kept = touched_blobs(tree)
-        sh(["git", "checkout", "-q", "-f", "-B", "series", "base"], log, cwd=tree)
+        sh(["git", "checkout", "-q", "-f", "-B", branch, "base"], log, cwd=tree)
     tested, have = tested_base(), installed_source_version()
     if tested and tested != have:
         print(f"  note: the series was tested on {SOURCE_PKG} {tested}; this machine has {have}. "
@@ -234,7 +238,10 @@ def tree_of(kernel):
         return ensure_vanilla()
     if kernel == "patched":
         return ensure_patched()
-    raise Failure(f"KERNEL must be patched or vanilla, not {kernel!r}")
+    m = re.fullmatch(r"upto-(\d{4})", kernel)
+    if m:
+        return ensure_patched(m.group(1))
+    raise Failure(f"KERNEL must be patched, vanilla or upto-NNNN, not {kernel!r}")
 
 
 # ---------------------------------------------------------------- kernels
@@ -335,7 +342,7 @@ def selftest_programs():
 def compile_c(abi, src, out, extra_flags=(), libs=()):
     a = ABIS[abi]
     out.parent.mkdir(parents=True, exist_ok=True)
-    srcs = [src] + sorted(Path(src).parent.glob("*.h"))
+    srcs = [src] + sorted(Path(src).parent.glob("*.h")) + sorted(ROOT.glob("selftests/*.h"))
     if out.exists() and all(out.stat().st_mtime >= s.stat().st_mtime for s in srcs):
         return out
     cmd = [a["cc"], "-static", "-O2", "-Wall", "-D_GNU_SOURCE", *extra_flags, "-o", out, src,
@@ -579,7 +586,11 @@ def test_plan(target, built):
 
 def boot_tests(kernel, target, job=None):
     """Build and boot one kernel with the whole selftest suite; return its results."""
-    image = build_kernel(kernel, target)
+    return boot_suite(kernel, target, build_kernel(kernel, target), job)
+
+
+def boot_suite(kernel, target, image, job=None, quiet=False):
+    """Boot a kernel image with the whole selftest suite; return its results."""
     built = build_userspace(target)
     primary = TARGETS[target]["abis"][0]
     job = job or f"{kernel}-{target}"
@@ -589,8 +600,9 @@ def boot_tests(kernel, target, job=None):
     lines, outcome, elapsed = boot(kernel, target, job, image, initrd, timeout=900)
     results = analyse(lines, outcome, job)
     c = write_summary(job, results, elapsed)
-    progress(f"boot: {job}: {c['pass']} passed, {c['fail']} failed, {c['skip']} skipped "
-             f"in {elapsed:.0f}s (build/results/{job}/)")
+    if not quiet:
+        progress(f"boot: {job}: {c['pass']} passed, {c['fail']} failed, {c['skip']} skipped "
+                 f"in {elapsed:.0f}s (build/results/{job}/)")
     if c["fail"] or outcome != "ok":
         for n, s, d in results:
             if s == "fail":

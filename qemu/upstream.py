@@ -67,14 +67,21 @@ def build_at(tree, name, target, frags, goal=None):
     log = h.BUILD / f"logs/bisect-{name}.log"
     if not (out / ".config").exists():
         h.merge_config(tree, out, t, "tinyconfig", frags, log)
+    # What the patched kernel adds (its KUnit suite) exists only from the
+    # patch that adds it on: ask again after every patch, olddefconfig
+    # drops it until then.
+    for opt, val in h.parse_fragment(h.ROOT / "kconfig/patched.config").items():
+        if frags[0].name == "base.config":
+            h.sh([tree / "scripts/config", "--file", out / ".config", "--set-val",
+                  opt[len("CONFIG_"):], val], log)
     h.kmake(tree, out, t, "olddefconfig", log=log)
     r = h.sh(["make", "-C", tree, f"O={out}", f"ARCH={t['karch']}", f"-j{h.JOBS}",
               *([f"CROSS_COMPILE={t['cross']}"] if t["cross"] else []),
               goal or os.path.basename(t["image"])], log, check=False)
-    return r.returncode == 0, log
+    return r.returncode == 0, log, out / t["image"]
 
 
-def check_bisect(results, only=None):
+def check_bisect(results, only=None, boot=True):
     tree = bisect_tree()
     patches = h.series_patches()
     kinds = [("x86_64", "x86_64", [h.ROOT / "kconfig/base.config", h.ROOT / "kconfig/x86_64.config"]),
@@ -96,10 +103,19 @@ def check_bisect(results, only=None):
             if "nomultiuser" in name and not last:
                 continue            # MULTIUSER=n: with the whole series
             start = time.monotonic()
-            ok, log = build_at(tree, name, target, frags)
+            ok, log, image = build_at(tree, name, target, frags)
             results.append((f"bisect: {label} builds {name}", "pass" if ok else "fail",
                             "" if ok else f"see {log}"))
-            h.progress(f"bisect: {label} {name}: {'ok' if ok else 'FAILED'}", start)
+            booted = ""
+            if ok and "nomultiuser" not in name and boot:
+                # and boots, passing the whole suite (KUnit once it is there)
+                r = h.boot_suite("bisect", target, image, f"bisect-{label}-{name}", quiet=True)
+                c = {s: sum(1 for x in r if x[1] == s) for s in ("pass", "fail", "skip")}
+                fails = [x[0] for x in r if x[1] == "fail"]
+                results.append((f"bisect: {label} boots {name}", "fail" if fails else "pass",
+                                "; ".join(fails[:3])))
+                booted = f", booted: {c['pass']} passed, {c['fail']} failed, {c['skip']} skipped"
+            h.progress(f"bisect: {label} {name}: {'ok' if ok else 'FAILED'}{booted}", start)
 
 
 def objects_warnings(kernel, arch, karch, cross, defconfig, w):
@@ -159,7 +175,8 @@ def cmd_series_check(args):
     t0 = time.monotonic()
     results = h.check_checkpatch()
     if not args.skip_bisect:
-        check_bisect(results, args.bisect.split(",") if args.bisect else None)
+        check_bisect(results, args.bisect.split(",") if args.bisect else None,
+                     boot=not args.no_boot)
     if args.archs != "none":
         check_objects(results, args.archs.split(",") if args.archs else [a[0] for a in CROSS])
     for n, s, d in results:
@@ -253,6 +270,7 @@ def main():
     p.add_argument("--skip-bisect", action="store_true")
     p.add_argument("--archs", default="")
     p.add_argument("--bisect", default="", help="x86_64,arm64,x86_64-nomultiuser (default all)")
+    p.add_argument("--no-boot", action="store_true", help="bisect: build, do not boot")
     p.set_defaults(fn=cmd_series_check)
     p = sub.add_parser("send-email-dry-run")
     p.set_defaults(fn=cmd_send_email)
