@@ -29,8 +29,8 @@ CROSS_PACKAGES := gcc-powerpc64le-linux-gnu gcc-s390x-linux-gnu gcc-riscv64-linu
 	gcc-mips-linux-gnu gcc-sparc64-linux-gnu gcc-m68k-linux-gnu gcc-sh4-linux-gnu \
 	gcc-alpha-linux-gnu gcc-hppa-linux-gnu
 
-.PHONY: help deps tree build run guest-run check bench export series-check \
-	send-email-dry-run clean distclean
+.PHONY: help deps tree build run guest-run check check-debug check-differential bench \
+	export series-check send-email-dry-run clean distclean
 
 help:
 	@echo "make deps        install what the project needs (apt-get; idempotent)"
@@ -41,6 +41,10 @@ help:
 	@echo "                 (TARGETS=\"...\" and KERNEL=vanilla narrow or switch it)"
 	@echo "make guest-run   run your static program in a guest:"
 	@echo "                 PROG=/path ARGS=\"...\" OVERLAY=/dir ARCH=... KERNEL=... TIMEOUT=s"
+	@echo "make check-debug the patched kernel with KASAN, UBSAN, KFENCE, kmemleak, lockdep:"
+	@echo "                 selftests, fault injection, concurrency, leak scan (ARCH=...)"
+	@echo "make check-differential  a seeded random sequence of group calls under every ABI,"
+	@echo "                 checked against a model of 6.1; vanilla and patched digests agree"
 	@echo "make bench       patched vs vanilla under QEMU, alternating boots: table and plots"
 	@echo "                 in build/bench/<arch>/ (ARCH=..., ROUNDS=5); not part of make check"
 	@echo "make series-check  checkpatch, bisect builds, W=1/sparse, 13 architectures (long)"
@@ -77,6 +81,12 @@ guest-run: deps
 
 check: deps
 	@$(HARNESS) check --kernel $(KERNEL) $(TARGETS)
+
+check-debug: deps
+	@python3 qemu/robust.py check-debug --target $(ARCH)
+
+check-differential: deps
+	@python3 qemu/robust.py check-differential $(TARGETS)
 
 bench: deps
 	@python3 qemu/bench.py --target $(ARCH) --rounds $(ROUNDS)

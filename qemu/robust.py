@@ -1,0 +1,176 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Robustness: make check-debug and make check-differential.
+
+check-debug: the patched kernel with kconfig/debug.config (KASAN, UBSAN,
+KFENCE, kmemleak, lockdep, atomic-sleep checks, SLUB debugging, failslab and
+fail_page_alloc) boots once and runs, in order: every ABI's selftests (and
+KUnit at boot), setgroups under fault injection for every ABI
+(robust/groups_fault.c), concurrent set changes, status reads, forks and
+execs for every ABI (robust/groups_stress.c), and a kmemleak scan
+(robust/kmemleak_scan.c).  Any failed test, or any KASAN, UBSAN, KFENCE,
+lockdep, BUG, WARNING, "sleeping function called" or leak report on the
+console fails it.  The console must also show that each of those debug
+facilities was on.
+
+check-differential: robust/groups_diff.c runs the same seeded random
+sequence of group operations under every ABI of each target, on the vanilla
+and on the patched kernel; it checks each result against a model of 6.1 and
+prints a digest of them all.  The digests of the two kernels must agree.
+"""
+
+import argparse
+import re
+import sys
+import time
+
+import harness as h
+
+# What the console of a debug kernel must show: the facilities were on.
+DEBUG_ON = {
+    "KASAN": re.compile(r"KernelAddressSanitizer initialized"),
+    "KFENCE": re.compile(r"kfence: initialized"),
+    "kmemleak": re.compile(r"kmemleak: Kernel memory leak detector initialized"),
+    "lockdep": re.compile(r"Lock dependency validator"),
+}
+FAULT_CALLS = 10000
+STRESS_SECONDS = 30
+DIFF_OPS = 100000
+DIFF_SEED = 20261203
+
+
+def robust_programs(target, names):
+    """Static builds of robust/<name>.c for every ABI of the target."""
+    kself = h.ensure_vanilla() / "tools/testing/selftests"
+    return {abi: {n: h.compile_c(abi, h.ROOT / f"robust/{n}.c", h.BUILD / "bin" / abi / n,
+                                 ["-I", kself], libs=["-pthread"]) for n in names}
+            for abi in h.TARGETS[target]["abis"]}
+
+
+def boot_plan(kernel, target, image, job, files, plan, timeout):
+    built = h.build_userspace(target)
+    files = dict(files, **{"/init": built[h.TARGETS[target]["abis"][0]]["init"]})
+    initrd = h.make_initramfs(h.BUILD / "results" / job / "initramfs.cpio", files, plan)
+    lines, outcome, elapsed = h.boot(kernel, target, job, image, initrd, timeout)
+    results = h.analyse(lines, outcome, job)
+    return lines, outcome, elapsed, results
+
+
+def report(job, results, lines, outcome, elapsed):
+    c = h.write_summary(job, results, elapsed)
+    h.progress(f"boot: {job}: {c['pass']} passed, {c['fail']} failed, {c['skip']} skipped "
+               f"in {elapsed:.0f}s (build/results/{job}/)")
+    if c["fail"]:
+        for n, s, d in results:
+            if s == "fail":
+                print(f"    FAIL {n}{': ' + d if d else ''}")
+        problems = [x for x in lines if h.KERNEL_PROBLEMS.search(x)]
+        print("\n".join("    " + x for x in (problems or lines)[-25:]))
+    return c
+
+
+def cmd_debug(args):
+    t0 = time.monotonic()
+    target = args.target
+    abis = h.TARGETS[target]["abis"]
+    image = h.build_kernel("patched", target, extra=("debug",))
+    built = h.build_userspace(target)
+    progs = robust_programs(target, ["groups_fault", "groups_stress", "kmemleak_scan"])
+    files, plan = h.test_plan(target, built)
+    for abi in abis:
+        files[f"/robust/{abi}/groups_fault"] = progs[abi]["groups_fault"]
+        plan.append([f"{abi}/groups_fault", 3600, f"/robust/{abi}/groups_fault",
+                     "-c", args.calls, "-s", 1])
+    for abi in abis:
+        files[f"/robust/{abi}/groups_stress"] = progs[abi]["groups_stress"]
+        plan.append([f"{abi}/groups_stress", args.seconds * 4 + 120,
+                     f"/robust/{abi}/groups_stress", "--seconds", args.seconds])
+    files["/robust/kmemleak_scan"] = progs[abis[0]]["kmemleak_scan"]
+    plan.append(["kmemleak", 900, "/robust/kmemleak_scan"])
+
+    job = f"debug-{target}"
+    lines, outcome, elapsed, results = boot_plan("patched", target, image, job, files, plan,
+                                                 timeout=6 * 3600)
+    text = "\n".join(lines)
+    for what, pattern in DEBUG_ON.items():
+        on = bool(pattern.search(text))
+        results.append((f"{job}/{what} was on", "pass" if on else "fail",
+                        "" if on else f"no '{pattern.pattern}' on the console"))
+    c = report(job, results, lines, outcome, elapsed)
+    for line in lines:
+        if re.search(r"# \d+ calls .*faults injected|# \d+s: \d+ setgroups|"
+                     r"kmemleak: \d+ suspected", line):
+            print(f"    {line.strip()}")
+    print(f"check-debug: {time.monotonic() - t0:.0f}s; build/results/{job}/")
+    print(f"{c['pass']} passed, {c['fail']} failed, {c['skip']} skipped")
+    return 1 if c["fail"] or not c["pass"] else 0
+
+
+def cmd_differential(args):
+    t0 = time.monotonic()
+    results, digests = [], {}
+    for target in args.targets:
+        abis = h.TARGETS[target]["abis"]
+        progs = robust_programs(target, ["groups_diff"])
+        files = {f"/robust/{abi}/groups_diff": progs[abi]["groups_diff"] for abi in abis}
+        plan = [[f"{abi}/groups_diff", 3600, f"/robust/{abi}/groups_diff", "--seed", args.seed,
+                 "--ops", args.ops] for abi in abis]
+        for kernel in ("vanilla", "patched"):
+            image = h.build_kernel(kernel, target)
+            job = f"differential-{kernel}-{target}"
+            lines, outcome, elapsed, r = boot_plan(kernel, target, image, job, files, plan,
+                                                   timeout=3 * 3600)
+            # the KUnit suites of the patched kernel are make check's business
+            r = [x for x in r if "/kunit/" not in x[0]]
+            results += r
+            report(job, r, lines, outcome, elapsed)
+            label = None
+            for line in lines:
+                m = re.match(r"^# harness: begin (\S+)", line)
+                if m:
+                    label = m.group(1)
+                m = re.search(r"# digest: ([0-9a-f]{16}) ops=(\d+)", line)
+                if m and label:
+                    digests[(target, label, kernel)] = (m.group(1), int(m.group(2)))
+        for abi in abis:
+            v = digests.get((target, f"{abi}/groups_diff", "vanilla"))
+            p = digests.get((target, f"{abi}/groups_diff", "patched"))
+            same = v is not None and v == p
+            results.append((f"differential: {target} {abi}: vanilla and patched digests",
+                            "pass" if same else "fail", f"vanilla {v}, patched {p}"))
+            print(f"  {target} {abi}: vanilla {v[0] if v else None}, patched "
+                  f"{p[0] if p else None} ({p[1] if p else 0} ops): "
+                  f"{'same' if same else 'DIFFERENT'}", flush=True)
+    c = {s: sum(1 for r in results if r[1] == s) for s in ("pass", "fail", "skip")}
+    (h.BUILD / "results").mkdir(parents=True, exist_ok=True)
+    (h.BUILD / "results/check-differential.txt").write_text(
+        "".join(f"{s:4} {n}{'  # ' + d if d else ''}\n" for n, s, d in results))
+    print(f"check-differential: {time.monotonic() - t0:.0f}s; "
+          "build/results/check-differential.txt")
+    print(f"{c['pass']} passed, {c['fail']} failed, {c['skip']} skipped")
+    return 1 if c["fail"] or not c["pass"] else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("check-debug")
+    p.add_argument("--target", default="x86_64", choices=list(h.TARGETS))
+    p.add_argument("--calls", type=int, default=FAULT_CALLS)
+    p.add_argument("--seconds", type=int, default=STRESS_SECONDS)
+    p.set_defaults(fn=cmd_debug)
+    p = sub.add_parser("check-differential")
+    p.add_argument("--seed", type=int, default=DIFF_SEED)
+    p.add_argument("--ops", type=int, default=DIFF_OPS)
+    p.add_argument("targets", nargs="*", default=["x86_64", "arm64"])
+    p.set_defaults(fn=cmd_differential)
+    args = ap.parse_args()
+    try:
+        sys.exit(args.fn(args))
+    except h.Failure as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()
