@@ -171,9 +171,44 @@ def check_objects(results, archs):
                        f"{len(warn_v)} in vanilla", start)
 
 
+def check_maintainers(results):
+    """MAINTAINERS.snippet, checked with the tree's own scripts/parse-maintainers.pl:
+    the patched MAINTAINERS, normalised, is the vanilla one plus exactly the
+    snippet (so its fields are in order and it sits at its sorted place), and
+    get_maintainer.pl picks it for the files it names."""
+    snippet = (h.ROOT / "MAINTAINERS.snippet").read_text().strip().splitlines()
+    outs = {}
+    for kernel in ("vanilla", "patched"):
+        tree = h.tree_of(kernel)
+        outs[kernel] = h.BUILD / f"results/MAINTAINERS.{kernel}.parsed"
+        outs[kernel].parent.mkdir(parents=True, exist_ok=True)
+        h.sh(["perl", "scripts/parse-maintainers.pl", "--input=MAINTAINERS",
+              f"--output={outs[kernel]}"], cwd=tree)
+    diff = subprocess.run(["diff", outs["vanilla"], outs["patched"]], capture_output=True,
+                          text=True).stdout.splitlines()
+    added = [x[2:] for x in diff if x.startswith("> ")]
+    removed = [x for x in diff if x.startswith("< ")]
+    ok = not removed and [x for x in added if x.strip()] == snippet
+    results.append(("MAINTAINERS: parse-maintainers.pl adds exactly MAINTAINERS.snippet",
+                    "pass" if ok else "fail", "" if ok else "; ".join(diff[:4])))
+    tree = h.tree_of("patched")
+    files = [x.split("\t", 1)[1].rstrip("/") for x in snippet if x.startswith("F:\t")]
+    section = snippet[0]
+    missing = []
+    for f in files:
+        r = subprocess.run(["perl", "scripts/get_maintainer.pl", "--no-git", "--no-git-fallback",
+                            "-f", f], cwd=tree, capture_output=True, text=True).stdout
+        if f"maintainer:{section}" not in r:
+            missing.append(f)
+    results.append((f"MAINTAINERS: get_maintainer.pl -f finds {section} for its F: entries",
+                    "fail" if missing else "pass", ", ".join(missing)))
+    h.progress(f"MAINTAINERS: {'ok' if ok and not missing else 'FAILED'}")
+
+
 def cmd_series_check(args):
     t0 = time.monotonic()
     results = h.check_checkpatch()
+    check_maintainers(results)
     if not args.skip_bisect:
         check_bisect(results, args.bisect.split(",") if args.bisect else None,
                      boot=not args.no_boot)
