@@ -1,0 +1,1011 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * groups_diff - a seeded random differential test of setgroups() and
+ * getgroups(), native and 16-bit, in the initial and in user namespaces.
+ *
+ * It runs --ops operations (default 100000) drawn from --seed (default 1) and
+ * checks each result against a user-space model of Linux 6.1's
+ * kernel/groups.c and kernel/uid16.c: the order of the checks (EPERM, the
+ * size, then each entry in turn, a fault or an invalid gid ending it), the
+ * list sorted by kgid with duplicates kept, unmapped gids munged to the
+ * overflow gid, and nothing written past what getgroups() returns.  Every
+ * return value, errno and list read back goes into a 64-bit FNV-1a digest,
+ * printed last as "# digest: <hex> ops=<n>".  The operations depend only on
+ * the seed, --ops and whether the ABI has the 16-bit calls, never on the
+ * page size, pids or timing: a vanilla and a patched kernel must give the
+ * same digest for the same ABI and seed.
+ *
+ * Output is TAP; the exit status is 0 when the model agrees everywhere.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "../selftests/groups.h"
+
+#if HAVE_GROUPS16
+#define NR_setgroups16	__NR_setgroups
+#define NR_getgroups16	__NR_getgroups
+#else
+#define NR_setgroups16	(-1L)
+#define NR_getgroups16	(-1L)
+#endif
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define GMAX		NGROUPS_MAX	/* the longest list ever built */
+#define CAPE		(GMAX + 2048)	/* entries in each buffer */
+#define MAX_DIAGS	20
+#define CHILD_OPS	400		/* operations per namespace child */
+#define FNV_PRIME	0x100000001b3ULL
+
+/* Operation kinds; a 16-bit kind is K16 + the native one. */
+enum { K_SET, K_SET_BADN, K_SET_BADGID, K_SET_FAULT, K_GET, K_GET_FAULT, K16 };
+#define NKINDS		(2 * K16)
+
+static const char *const kind_names[NKINDS] = {
+	"setgroups", "setgroups/bad-size", "setgroups/bad-gid", "setgroups/fault",
+	"getgroups", "getgroups/fault", "setgroups16", "setgroups16/bad-size",
+	"setgroups16/bad-gid", "setgroups16/fault", "getgroups16", "getgroups16/fault",
+};
+
+/* Per 1000 operations; the 16-bit kinds only where the ABI has them. */
+static unsigned int kind_weight[NKINDS] = {
+	300, 25, 50, 60, 170, 60,
+	150, 15, 40, 45, 100, 35,
+};
+static unsigned int weight_total;
+
+enum { RES_OK, RES_EINVAL, RES_EFAULT, RES_EPERM, RES_OTHER, NRES };
+static const char *const res_names[NRES] = { "ok", "EINVAL", "EFAULT", "EPERM", "other" };
+
+/* ns gids first .. first + count - 1 are kgids lower .. lower + count - 1 */
+struct extent {
+	uint32_t first, lower, count;
+};
+
+static const struct extent map_identity[] = { { 0, 0, 4294967295U } };
+static const struct extent map_near[] = { { 0, 0, 4294967294U } };
+static const struct extent map_holey[] = {
+	{ 0, 100000, 1000 }, { 1000, 0, 1000 }, { 5000, 70000, 100 },
+};
+
+/* More than 5 extents: the kernel looks them up in sorted copies. */
+static const struct extent map_wide[] = {
+	{ 0, 1000, 10 }, { 10, 0, 10 }, { 100, 0xfffffff0U, 15 },
+	{ 40000, 50000, 5000 }, { 65530, 65530, 12 },
+	{ 0x7fffff00U, 0x7fffff00U, 0x200 }, { 0xfffffff0U, 200, 15 },
+};
+
+static const struct ns_variant {
+	const char *name;
+	const struct extent *map;
+	unsigned int map_n;
+	bool deny;		/* "deny" in /proc/PID/setgroups */
+	unsigned int share;	/* percent of the namespace operations */
+} variants[] = {
+	{ "user namespace ops (3-extent holey gid_map)", map_holey, 3, false, 35 },
+	{ "user namespace ops (7-extent gid_map)", map_wide, 7, false, 25 },
+	{ "user namespace ops (setgroups deny)", map_holey, 3, true, 10 },
+	{ "user namespace ops (identity gid_map)", map_identity, 1, false, 15 },
+	{ "user namespace ops (gid_map 0 0 4294967294)", map_near, 1, false, 15 },
+};
+
+enum { PH_NATIVE, PH_16, PH_NS0 };
+#define NPHASES		(PH_NS0 + (int)ARRAY_SIZE(variants))
+
+/* Everything a namespace child hands back to its parent */
+static struct stats {
+	uint64_t digest, ops;
+	uint64_t res[NKINDS][NRES];
+	uint64_t checked[NPHASES], failed[NPHASES];
+	unsigned int diags;
+} st = { .digest = 0xcbf29ce484222325ULL };
+
+static uint64_t rng, opt_seed = 1;
+static unsigned int ngroups_max = NGROUPS_MAX;
+static uint32_t overflowgid = NOBODY;
+
+/* The namespace the model is in: the initial one to start with */
+static const struct extent *map = map_identity;
+static unsigned int map_n = 1;
+static bool may_set = true;
+static int ns_phase = -1;
+
+/* The kernel's list as the model has it: kgids, ascending */
+static uint32_t *model, *newset, *scratch, *gen, *exp32;
+static uint16_t *exp16;
+static unsigned int model_n;
+static bool exp_valid;
+static unsigned char *heap, *guard;
+
+/* splitmix64 */
+static uint64_t rnd64(void)
+{
+	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint32_t rnd32(void)
+{
+	return rnd64() >> 32;
+}
+
+/* uniform in [0, n) */
+static uint32_t below(uint32_t n)
+{
+	return ((uint64_t)rnd32() * n) >> 32;
+}
+
+/* log-uniform in [0, 2^bits) */
+static uint32_t logu(unsigned int bits)
+{
+	unsigned int b = below(bits + 1);
+
+	return b ? (1U << (b - 1)) + below(1U << (b - 1)) : 0;
+}
+
+static void hash(uint32_t v, unsigned int bytes)
+{
+	while (bytes--) {
+		st.digest ^= v & 0xff;
+		st.digest *= FNV_PRIME;
+		v >>= 8;
+	}
+}
+
+static void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (st.diags++ >= MAX_DIAGS) {
+		if (st.diags == MAX_DIAGS + 1)
+			printf("# (further disagreements not shown)\n");
+		return;
+	}
+	va_start(ap, fmt);
+	printf("# ");
+	vprintf(fmt, ap);
+	printf("\n");
+	va_end(ap);
+}
+
+static bool to_kgid(uint32_t gid, uint32_t *kgid)
+{
+	unsigned int i;
+
+	for (i = 0; i < map_n; i++) {
+		if (gid - map[i].first < map[i].count) {
+			*kgid = map[i].lower + (gid - map[i].first);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* from_kgid_munged() */
+static uint32_t from_kgid(uint32_t kgid)
+{
+	unsigned int i;
+
+	for (i = 0; i < map_n; i++)
+		if (kgid - map[i].lower < map[i].count)
+			return map[i].first + (kgid - map[i].lower);
+	return overflowgid;
+}
+
+/* The gid that list entry @v of a native or a 16-bit call stands for */
+static uint32_t entry_gid(uint32_t v, bool w16)
+{
+	return w16 && v == 0xffff ? 0xffffffffU : v;	/* low2highgid() */
+}
+
+static uint16_t high2low(uint32_t gid)
+{
+	return gid & ~0xffffU ? (uint16_t)overflowgid : gid;
+}
+
+/* LSD radix sort, a byte a pass, skipping the passes that would copy */
+static void sort32(uint32_t *a, unsigned int n)
+{
+	uint32_t *src = a, *dst = scratch, *t;
+	unsigned int cnt[256], i, shift, sum, c;
+
+	if (n < 64) {
+		sort_gids(a, n);
+		return;
+	}
+	for (shift = 0; shift < 32; shift += 8) {
+		memset(cnt, 0, sizeof(cnt));
+		for (i = 0; i < n; i++)
+			cnt[(src[i] >> shift) & 255]++;
+		if (cnt[(src[0] >> shift) & 255] == n)
+			continue;
+		for (i = 0, sum = 0; i < 256; i++) {
+			c = cnt[i];
+			cnt[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[cnt[(src[i] >> shift) & 255]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, (size_t)n * sizeof(*a));
+}
+
+static const uint32_t specials[] = {
+	0, 1, 2, 99, 100, 999, 1000, 4999, 5000, 65533, 65534, 65535, 65536,
+	65537, 69999, 70000, 99999, 100000, 0x7ffffffe, 0x7fffffff, 0x80000000,
+	POISON_GID, 0xfffffff0U, 0xfffffffdU, 0xfffffffeU,
+};
+
+/* A gid that setgroups() accepts, often at the edge of a mapped range */
+static uint32_t pick_mapped(bool w16)
+{
+	const struct extent *e;
+	uint32_t span;
+	int tries;
+
+	for (tries = 0; tries < 16 && map_n; tries++) {
+		e = &map[below(map_n)];
+		span = e->count;
+		if (w16 && e->first >= 0xffff)
+			continue;
+		if (w16 && span > 0xffff - e->first)
+			span = 0xffff - e->first;	/* up to 0xfffe */
+		switch (below(4)) {
+		case 0:
+			return e->first;
+		case 1:
+			return e->first + span - 1;
+		}
+		return e->first + below(span);
+	}
+	return map_n ? map[0].first : below(0xffff);	/* every map has a small one */
+}
+
+/* A gid that setgroups() must refuse with EINVAL */
+static uint32_t pick_unmapped(bool w16)
+{
+	const struct extent *e = map_n ? &map[below(map_n)] : map_identity;
+	uint32_t v, k;
+	int tries;
+
+	for (tries = 0; tries < 16; tries++) {
+		uint32_t c[4] = { e->first - 1, e->first + e->count,
+				  w16 ? below(0x10000) : rnd32(), w16 ? 0xffff : 0xffffffffU };
+
+		v = c[below(4)];
+		if ((!w16 || v <= 0xffff) && !to_kgid(entry_gid(v, w16), &k))
+			return v;
+	}
+	return w16 ? 0xffff : 0xffffffffU;
+}
+
+enum { V_RANDOM, V_TINY, V_SPECIAL, V_LOW16, V_MAPPED, V_MIX };
+
+/* One valid entry, in the style @mode */
+static uint32_t gen_one(int mode, uint32_t base, uint32_t range, bool w16)
+{
+	uint32_t v, k;
+
+	if (mode == V_MIX)
+		mode = below(V_MIX);
+	if (mode == V_RANDOM)
+		v = rnd32();
+	else if (mode == V_TINY)	/* many duplicates */
+		v = base + below(range);
+	else if (mode == V_SPECIAL)
+		v = specials[below(ARRAY_SIZE(specials))] + below(5) - 2;
+	else if (mode == V_LOW16)
+		v = below(0x10000);
+	else
+		v = pick_mapped(w16);
+	if (w16)
+		v &= 0xffff;
+	if (!to_kgid(entry_gid(v, w16), &k))
+		v = pick_mapped(w16);
+	return v;
+}
+
+/* @m valid entries: random, sorted, reversed, in kgid order or all equal */
+static void gen_list(uint32_t *v, unsigned int m, bool w16)
+{
+	int mode = below(V_MIX + 1);
+	uint32_t base = pick_mapped(w16), range = 1 + logu(5), t;
+	unsigned int i, j, r = below(20);
+
+	for (i = 0; i < m; i++)
+		v[i] = gen_one(mode, base, range, w16);
+	if (m < 2 || r < 7)
+		return;
+	if (r < 13) {
+		sort32(v, m);
+		for (i = 0; r >= 10 && i < m / 2; i++) {
+			t = v[i];
+			v[i] = v[m - 1 - i];
+			v[m - 1 - i] = t;
+		}
+	} else if (r < 19 && map_n) {
+		/* the kernel's order: mapping a valid list is one to one */
+		for (i = 0; i < m; i++)
+			to_kgid(entry_gid(v[i], w16), &v[i]);
+		sort32(v, m);
+		for (i = 0; i < m; i++)
+			v[i] = from_kgid(v[i]);
+		for (i = 0; r == 18 && i < 3; i++) {	/* nearly in order */
+			j = below(m);
+			t = v[j];
+			v[j] = v[m - 1 - i % m];
+			v[m - 1 - i % m] = t;
+		}
+	} else {
+		for (i = 1; i < m; i++)
+			v[i] = v[0];
+	}
+}
+
+/*
+ * Sizes at the edges of how the patched kernel stores a list: inline up to
+ * 1022 gids (4K pages) or 16382 (64K), else blocks of 1024 or 16384 with the
+ * last one in the header when it fits; and of its 64-gid copy chunks.
+ */
+static const unsigned int small_edges[] = {
+	0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128,
+	129, 255, 256, 257, 511, 512, 513, 1021, 1022, 1023, 1024, 1025, 2040,
+	2041, 2047, 2048, 2049,
+};
+
+static const unsigned int mid_edges[] = {
+	3061, 3062, 4093, 4094, 4095, 4096, 4097, 8191, 8192, 8193,
+};
+
+static const unsigned int big_edges[] = {
+	16381, 16382, 16383, 16384, 16385, 17355, 17356, 32760, 32761, 32767,
+	32768, 32769, 49152, 65342, 65343, 65522, 65523, 65535, 65536,
+};
+
+/*
+ * Mostly short lists: under QEMU TCG a list of 65536 costs some 50ms, so
+ * only about one list in 175 is longer than 8192.
+ */
+static int pick_size(void)
+{
+	unsigned int r = below(1000), n;
+
+	if (r < 200)
+		return small_edges[below(ARRAY_SIZE(small_edges))];
+	if (r < 215)
+		return mid_edges[below(ARRAY_SIZE(mid_edges))];
+	if (r < 220)
+		return big_edges[below(ARRAY_SIZE(big_edges))];
+	if (r < 223) {
+		n = logu(17);
+		return n > GMAX ? GMAX : n;
+	}
+	return r < 283 ? logu(13) : logu(10);
+}
+
+static int pick_badn(void)
+{
+	int n[8] = { -1, INT_MIN, ngroups_max + 1, ngroups_max + 2 + below(1000), INT_MAX,
+		     -1 - (int)below(INT_MAX), 1 << (17 + below(14)), NGROUPS_MAX + 1 };
+
+	return n[below(8)];
+}
+
+enum { AT_HEAP, AT_GUARD, AT_NULL };
+
+struct op {
+	int kind;		/* K_* */
+	int n;			/* the size argument */
+	int where;		/* AT_* */
+	unsigned int k;		/* AT_GUARD: whole entries before the guard page */
+	unsigned int part;	/* AT_GUARD: and bytes of entry k */
+	unsigned int mis;	/* AT_HEAP: bytes off alignment */
+	unsigned int m;		/* entries generated */
+};
+
+static int describe1(char *buf, size_t size, const struct op *o)
+{
+	if (o->where == AT_NULL)
+		return snprintf(buf, size, "%s(%d, NULL)", kind_names[o->kind], o->n);
+	if (o->where == AT_GUARD)
+		return snprintf(buf, size, "%s(%d, %u entries + %u bytes before a guard page)",
+				kind_names[o->kind], o->n, o->k, o->part);
+	return snprintf(buf, size, "%s(%d, list at +%u)", kind_names[o->kind], o->n, o->mis);
+}
+
+/* An operation, and the setgroups() it verifies, if any */
+static const char *describe(const struct op *o, const struct op *after)
+{
+	static char buf[400];
+	int len = describe1(buf, sizeof(buf), o);
+
+	if (after) {
+		len += snprintf(buf + len, sizeof(buf) - len, " after ");
+		describe1(buf + len, sizeof(buf) - len, after);
+	}
+	return buf;
+}
+
+static const char *fmt_res(char *buf, size_t size, long ret, int err)
+{
+	if (ret >= 0)
+		snprintf(buf, size, "%ld", ret);
+	else
+		snprintf(buf, size, "%ld/%s", ret, err == EINVAL ? "EINVAL" :
+			 err == EFAULT ? "EFAULT" : err == EPERM ? "EPERM" : strerror(err));
+	return buf;
+}
+
+static void end_op(int kind, bool bad, long ret, int err)
+{
+	int ph = ns_phase >= 0 ? ns_phase : kind >= K16 ? PH_16 : PH_NATIVE;
+	int r = RES_OK;
+
+	if (ret < 0)
+		r = err == EINVAL ? RES_EINVAL : err == EFAULT ? RES_EFAULT :
+		    err == EPERM ? RES_EPERM : RES_OTHER;
+	st.res[kind][r]++;
+	st.checked[ph]++;
+	st.failed[ph] += bad;
+	st.ops++;
+}
+
+static unsigned char *buffer_at(const struct op *o, unsigned int wsz)
+{
+	if (o->where == AT_NULL)
+		return NULL;
+	if (o->where == AT_GUARD)
+		return guard - (size_t)o->k * wsz - o->part;
+	return heap + o->mis;
+}
+
+/* Entry @i of a list of 16- or 32-bit gids, aligned or not */
+static uint32_t get_entry(const unsigned char *p, unsigned int i, unsigned int wsz)
+{
+	uint32_t x;
+	uint16_t y;
+
+	if (wsz == 4) {
+		memcpy(&x, p + 4 * (size_t)i, 4);
+		return x;
+	}
+	memcpy(&y, p + 2 * (size_t)i, 2);
+	return y;
+}
+
+/*
+ * getgroups() or getgroups16(): EINVAL for a negative size, the count for
+ * 0, EINVAL when the list does not fit, EFAULT when it cannot be written.
+ * Nothing may be written past the list, nor anything at all unless it
+ * succeeds.  @after is the setgroups() this call verifies, if any.
+ */
+static bool do_get(const struct op *o, const struct op *after)
+{
+	bool w16 = o->kind >= K16, bad;
+	unsigned int wsz = w16 ? 2 : 4, count = model_n, lim, i;
+	unsigned char *p = buffer_at(o, wsz);
+	size_t bytes = 0, from = 0;
+	uint32_t got = 0, want_gid = 0;
+	char s1[48], s2[48];
+	int want_err = 0, err;
+	long want, ret;
+
+	lim = o->where == AT_HEAP ? UINT_MAX : o->where == AT_GUARD ? o->k : 0;
+	if (o->n < 0 || (o->n > 0 && count > (unsigned int)o->n))
+		want_err = EINVAL;
+	else if (o->n > 0 && count > lim)
+		want_err = EFAULT;
+	want = want_err ? -1 : (long)count;
+
+	/* poison what the kernel may not write */
+	if (o->where == AT_HEAP) {
+		bytes = o->n > 0 ? (unsigned int)o->n : 0;
+		if (bytes > count + 1100)
+			bytes = count + 1100;
+		bytes = (bytes < 16 ? 16 : bytes) * wsz;
+	} else if (o->where == AT_GUARD) {
+		bytes = (size_t)o->k * wsz + o->part;
+	}
+	if (bytes)
+		memset(p, POISON, bytes);
+
+	errno = 0;
+	ret = syscall(w16 ? NR_getgroups16 : NR_getgroups, (long)o->n, p);
+	err = ret < 0 ? errno : 0;
+	bad = ret != want || err != want_err;
+	if (bad)
+		diag("op %" PRIu64 " %s: expected %s, got %s", st.ops, describe(o, after),
+		     fmt_res(s1, sizeof(s1), want, want_err), fmt_res(s2, sizeof(s2), ret, err));
+	hash(o->kind, 1);
+	hash(o->n, 4);
+	hash(ret, 4);
+	hash(err, 4);
+	if (!bad && !want_err && o->n > 0 && count) {
+		if (!exp_valid) {
+			for (i = 0; i < model_n; i++) {
+				exp32[i] = from_kgid(model[i]);
+				exp16[i] = high2low(exp32[i]);
+			}
+			exp_valid = true;
+		}
+		for (i = 0; i < count; i++) {
+			got = get_entry(p, i, wsz);
+			want_gid = w16 ? exp16[i] : exp32[i];
+			hash(got, wsz);
+			if (got != want_gid)
+				break;
+		}
+		if (i < count) {
+			bad = true;
+			diag("op %" PRIu64 " %s: entry %u of %u is %u, expected %u", st.ops,
+			     describe(o, after), i, count, got, want_gid);
+		}
+		from = (size_t)count * wsz;
+	}
+	/* after EFAULT the list may have been written in part */
+	if (!bad && want_err != EFAULT && bytes && !all_poison(p + from, bytes - from)) {
+		bad = true;
+		diag("op %" PRIu64 " %s: wrote past entry %u", st.ops, describe(o, after),
+		     (unsigned int)(from / wsz));
+	}
+	if (!after)
+		end_op(o->kind, bad, ret, err);
+	return !bad;
+}
+
+/* Lay out the list of @o, up to the guard page if it has one */
+static void *place(const struct op *o, const uint32_t *v, unsigned int wsz)
+{
+	unsigned char *p = buffer_at(o, wsz);
+	unsigned int i, m = o->m;
+	uint16_t x;
+
+	if (!p)
+		return NULL;
+	if (o->where == AT_GUARD && m > o->k)
+		m = o->k;
+	if (wsz == 4) {
+		memcpy(p, v, (size_t)m * 4);
+	} else {
+		for (i = 0; i < m; i++) {
+			x = v[i];
+			memcpy(p + 2 * i, &x, 2);
+		}
+	}
+	if (o->where == AT_GUARD && o->part && o->m > o->k)
+		memcpy(p + (size_t)o->k * wsz, &v[o->k], o->part);
+	return p;
+}
+
+/*
+ * The 6.1 setgroups(): EPERM, then the size, then each entry in turn: a
+ * fault (only @lim entries are readable) or an invalid gid ends it.
+ */
+static int model_set(int n, const uint32_t *v, unsigned int lim, bool w16,
+		     unsigned int *stop)
+{
+	unsigned int i;
+
+	*stop = 0;
+	if (!may_set)
+		return -EPERM;
+	if ((unsigned int)n > ngroups_max)
+		return -EINVAL;
+	for (i = 0; i < (unsigned int)n; i++) {
+		*stop = i;
+		if (i >= lim)
+			return -EFAULT;
+		if (!to_kgid(entry_gid(v[i], w16), &newset[i]))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* setgroups() of @v as @o says, then a full getgroups() to check the list */
+static void do_set(const struct op *o, const uint32_t *v)
+{
+	bool w16 = o->kind >= K16, bad;
+	unsigned int wsz = w16 ? 2 : 4, lim, stop;
+	struct op g = { .kind = K_GET, .where = AT_HEAP };
+	void *p = place(o, v, wsz);
+	char s1[48], s2[48];
+	int want, err;
+	uint32_t *t;
+	long ret;
+
+	lim = o->where == AT_HEAP ? UINT_MAX : o->where == AT_GUARD ? o->k : 0;
+	want = -model_set(o->n, v, lim, w16, &stop);
+	errno = 0;
+	ret = syscall(w16 ? NR_setgroups16 : NR_setgroups, (long)o->n, p);
+	err = ret < 0 ? errno : 0;
+	bad = ret != (want ? -1 : 0) || err != want;
+	if (bad)
+		diag("op %" PRIu64 " %s: expected %s (at entry %u), got %s", st.ops,
+		     describe(o, NULL), fmt_res(s1, sizeof(s1), want ? -1 : 0, want), stop,
+		     fmt_res(s2, sizeof(s2), ret, err));
+	hash(o->kind, 1);
+	hash(o->n, 4);
+	hash(ret, 4);
+	hash(err, 4);
+	if (!bad && !want) {
+		sort32(newset, o->n);
+		t = model;
+		model = newset;
+		newset = t;
+		model_n = o->n;
+		exp_valid = false;
+	}
+
+	g.n = model_n + (below(4) ? 0 : 1 + logu(8));
+	if (!do_get(&g, o))
+		bad = true;
+	/* after a disagreement, back to a known state if we can */
+	if (bad && syscall(NR_setgroups, 0L, NULL) == 0) {
+		model_n = 0;
+		exp_valid = false;
+	}
+	end_op(o->kind, bad, ret, err);
+}
+
+static void op_set(int kind)
+{
+	struct op o = { .kind = kind, .where = AT_HEAP };
+	bool w16 = kind >= K16;
+	unsigned int i, nbad = 0;
+
+	switch (kind % K16) {
+	case K_SET:
+		o.n = o.m = pick_size();
+		if (!o.n && below(2))
+			o.where = AT_NULL;
+		else if (!below(8))
+			o.mis = 1 + below(3);
+		break;
+	case K_SET_BADN:
+		o.n = pick_badn();
+		o.m = below(4);
+		o.where = below(3) ? AT_HEAP : below(2) ? AT_NULL : AT_GUARD;
+		break;
+	case K_SET_BADGID:
+		o.n = o.m = 1 + pick_size() % GMAX;
+		nbad = below(4) ? 1 : 2 + below(3);
+		break;
+	default:
+		if (!below(6)) {
+			o.where = AT_NULL;
+			o.n = 1 + logu(12);
+			break;
+		}
+		/* k entries readable, then maybe part of one, then the guard page */
+		o.where = AT_GUARD;
+		o.k = below(50) ? logu(12) : below(GMAX);
+		o.part = below(3) ? 0 : below(w16 ? 2 : 4);
+		o.n = o.k;
+		if (below(6))
+			o.n += 1 + (below(2) ? below(4) : logu(12));
+		if (o.n > GMAX)
+			o.n = GMAX;
+		o.m = (unsigned int)o.n < o.k + 1 ? (unsigned int)o.n : o.k + 1;
+		nbad = o.m && !below(4);	/* before, at or after the fault */
+		break;
+	}
+	gen_list(gen, o.m, w16);
+	for (i = 0; i < nbad; i++)
+		gen[below(o.m)] = pick_unmapped(w16);
+	do_set(&o, gen);
+}
+
+static void op_get(int kind)
+{
+	struct op o = { .kind = kind, .where = AT_HEAP };
+	unsigned int count = model_n, r = below(100);
+
+	if (kind % K16 == K_GET_FAULT) {
+		o.where = AT_GUARD;
+		if (count && r < 60)
+			o.k = below(count);
+		else
+			o.k = r < 80 ? count : count + 1 + logu(6);
+		o.part = below(3) ? 0 : below(kind >= K16 ? 2 : 4);
+		o.n = below(8) ? count + (below(2) ? 0 : logu(17)) : o.k;
+	} else if (r < 12) {
+		o.n = 0;
+		if (below(2))
+			o.where = AT_NULL;
+	} else if (r < 22) {
+		o.n = below(2) ? -1 : below(2) ? INT_MIN : -1 - (int)logu(20);
+	} else if (r < 37) {
+		o.n = count > 1 ? 1 + below(count - 1) : count;	/* too short */
+	} else if (r < 92) {
+		int n[6] = { count, count, count + 1 + below(16), count + logu(14), INT_MAX,
+			     NGROUPS_MAX + below(2) };
+
+		o.n = n[below(6)];
+		if (!below(8))
+			o.mis = 1 + below(3);
+	} else {
+		o.where = AT_NULL;
+		o.n = below(4) ? count + below(2) : 1;
+	}
+	do_get(&o, NULL);
+}
+
+static void run_op(int kind)
+{
+	if (kind % K16 >= K_GET)
+		op_get(kind);
+	else
+		op_set(kind);
+}
+
+static int pick_kind(void)
+{
+	uint32_t r = below(weight_total);
+	int k;
+
+	for (k = 0; k < NKINDS - 1 && r >= kind_weight[k]; k++)
+		r -= kind_weight[k];
+	return k;
+}
+
+/* Before a child: kgids at the edges of its mapping, mapped there or not */
+static void set_inherited(const struct ns_variant *nv)
+{
+	struct op o = { .kind = K_SET, .where = AT_HEAP };
+	unsigned int i;
+	uint32_t v;
+
+	o.n = o.m = below(5) ? 1 + logu(9) : logu(13);
+	for (i = 0; i < o.m; i++) {
+		const struct extent *e = &nv->map[below(nv->map_n)];
+		uint32_t c[8] = { e->lower - 1, e->lower, e->lower + e->count - 1,
+				  e->lower + e->count, e->lower + below(e->count),
+				  specials[below(ARRAY_SIZE(specials))], below(200000), rnd32() };
+
+		v = c[below(8)];
+		gen[i] = v == 0xffffffffU ? 0xfffffffeU : v;
+	}
+	do_set(&o, gen);
+}
+
+_Static_assert(sizeof(struct stats) <= PIPE_BUF, "the report must fit a pipe write");
+
+/* In a new user namespace: a few operations before its gid_map, then @nops */
+static void __attribute__((noreturn))
+ns_child(const struct ns_variant *nv, int ph, unsigned int nops, int wfd, int rfd)
+{
+	char c = 'r';
+	unsigned int i;
+
+	ns_phase = ph;
+	if (unshare(CLONE_NEWUSER)) {
+		diag("unshare(CLONE_NEWUSER): %s", strerror(errno));
+		c = 'u';
+	} else {
+		/* no gid_map yet: every gid unmapped, setgroups() EPERM */
+		map_n = 0;
+		may_set = false;
+		exp_valid = false;
+		run_op(K_GET);
+		run_op(K_SET);
+		run_op(HAVE_GROUPS16 ? K16 + K_GET : K_SET_FAULT);
+	}
+	if (write(wfd, &c, 1) != 1 || c != 'r' || read(rfd, &c, 1) != 1 || c != 'g') {
+		st.checked[ph]++;
+		st.failed[ph]++;
+	} else {
+		map = nv->map;
+		map_n = nv->map_n;
+		may_set = !nv->deny;
+		exp_valid = false;
+		for (i = 0; i < nops; i++)
+			run_op(pick_kind());
+	}
+	/* no more than PIPE_BUF: one write, one read */
+	_exit(write(wfd, &st, sizeof(st)) == sizeof(st) ? 0 : 1);
+}
+
+static int proc_write(pid_t pid, const char *file, const char *text)
+{
+	char path[64];
+	int ret;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
+	ret = write_text(path, text);
+	if (ret)
+		printf("# writing %s: %s\n", path, strerror(-ret));
+	return ret;
+}
+
+/* @nops operations in a child in a new user namespace; its stats come back */
+static void ns_run(unsigned int v, unsigned int chunk, unsigned int nops)
+{
+	const struct ns_variant *nv = &variants[v];
+	int ph = PH_NS0 + v, c2p[2] = { -1, -1 }, p2c[2] = { -1, -1 }, status = -1;
+	char c = 0, text[512];
+	pid_t pid = -1;
+	struct stats rep;
+	size_t len = 0;
+	unsigned int i;
+	bool ok;
+
+	set_inherited(nv);
+	for (i = 0; i < nv->map_n; i++)
+		len += snprintf(text + len, sizeof(text) - len, "%u %u %u\n",
+				nv->map[i].first, nv->map[i].lower, nv->map[i].count);
+	if (!pipe(c2p) && !pipe(p2c))
+		pid = fork();
+	if (!pid) {
+		close(c2p[0]);
+		close(p2c[1]);
+		rng = opt_seed ^ (0x2545f4914f6cdd1dULL * (v * 100003ULL + chunk + 1));
+		ns_child(nv, ph, nops, c2p[1], p2c[0]);
+	}
+	close(c2p[1]);
+	close(p2c[0]);
+	ok = pid > 0 && read(c2p[0], &c, 1) == 1;
+	if (ok && c == 'r') {
+		if ((nv->deny && proc_write(pid, "setgroups", "deny")) ||
+		    proc_write(pid, "uid_map", "0 0 4294967295\n") ||
+		    proc_write(pid, "gid_map", text))
+			c = 'x';
+		else
+			c = 'g';
+		ok = write(p2c[1], &c, 1) == 1;
+	}
+	ok = ok && read(c2p[0], &rep, sizeof(rep)) == sizeof(rep);
+	close(c2p[0]);
+	close(p2c[1]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	if (ok && WIFEXITED(status) && !WEXITSTATUS(status)) {
+		st = rep;
+		return;
+	}
+	diag("%s: child %u failed (status %#x)", nv->name, chunk, status);
+	st.checked[ph]++;
+	st.failed[ph]++;
+	hash(0xdeadbeef, 4);
+}
+
+static unsigned int read_uint(const char *path, unsigned int dflt)
+{
+	char *text = read_text(path);
+	unsigned int v = text ? strtoul(text, NULL, 10) : dflt;
+
+	free(text);
+	return v;
+}
+
+static bool setup(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t len = ((size_t)CAPE * sizeof(uint32_t) + page - 1) / page * page;
+	uint32_t *mem = calloc(7 * (size_t)CAPE, sizeof(uint32_t));
+	unsigned char *r;
+	int k;
+
+	ngroups_max = read_uint("/proc/sys/kernel/ngroups_max", NGROUPS_MAX);
+	overflowgid = read_uint("/proc/sys/kernel/overflowgid", NOBODY);
+	if (ngroups_max > GMAX || !mem)
+		return false;
+	for (k = 0; k < NKINDS; k++) {
+		if (k >= K16 && !HAVE_GROUPS16)
+			kind_weight[k] = 0;
+		weight_total += kind_weight[k];
+	}
+	model = mem;
+	newset = mem + CAPE;
+	scratch = mem + 2 * CAPE;
+	gen = mem + 3 * CAPE;
+	exp32 = mem + 4 * CAPE;
+	exp16 = (uint16_t *)(mem + 5 * CAPE);
+	heap = (unsigned char *)(mem + 6 * CAPE);
+	/* a guard page right after the buffer that lists end at */
+	r = mmap(NULL, len + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (r == MAP_FAILED || mprotect(r + len, page, PROT_NONE))
+		return false;
+	guard = r + len;
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long ops = 100000, ns_ops, share, done, c;
+	struct timespec t0, t1;
+	bool all_ok = true;
+	unsigned int v;
+	int i, k, r;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+			opt_seed = strtoull(argv[++i], NULL, 0);
+		} else if (!strcmp(argv[i], "--ops") && i + 1 < argc) {
+			ops = strtoul(argv[++i], NULL, 0);
+		} else {
+			fprintf(stderr, "usage: %s [--seed S] [--ops N]\n", argv[0]);
+			return 2;
+		}
+	}
+	setvbuf(stdout, NULL, _IONBF, 0);
+	signal(SIGPIPE, SIG_IGN);
+	printf("TAP version 13\n");
+	if (!setup()) {
+		printf("Bail out! setup: ngroups_max %u, %s\n", ngroups_max, strerror(errno));
+		return 1;
+	}
+	printf("1..%d\n", NPHASES);
+	printf("# seed %" PRIu64 ", %lu ops, ngroups_max %u, overflowgid %u, %s16-bit calls\n",
+	       opt_seed, ops, ngroups_max, overflowgid, HAVE_GROUPS16 ? "" : "no ");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rng = opt_seed;
+
+	/* a known list to start from, then the initial namespace's share */
+	do_set(&(struct op){ .kind = K_SET, .where = AT_NULL }, gen);
+	ns_ops = ops >= 20 ? ops / 10 : 0;
+	for (c = 0; c < ops - ns_ops; c++)
+		run_op(pick_kind());
+	for (v = 0, done = 0; v < ARRAY_SIZE(variants); v++) {
+		share = v + 1 < ARRAY_SIZE(variants) ? ns_ops * variants[v].share / 100 :
+			ns_ops - done;
+		done += share;
+		for (c = 0; share; c++) {
+			k = share < CHILD_OPS ? share : CHILD_OPS;
+			ns_run(v, c, k);
+			share -= k;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("# %" PRIu64 " ops in %.1fs\n", st.ops,
+	       t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+
+	for (i = 0; i < NPHASES; i++) {
+		const char *name = i == PH_NATIVE ? "native ops" : i == PH_16 ? "16-bit ops" :
+				   variants[i - PH_NS0].name;
+
+		if (!st.checked[i]) {
+			printf("ok %d %s agree with the 6.1 model # SKIP %s\n", i + 1, name,
+			       i == PH_16 && !HAVE_GROUPS16 ? "no 16-bit calls on this ABI" :
+			       "too few --ops");
+			continue;
+		}
+		printf("# %s: %" PRIu64 " checked, %" PRIu64 " disagreed\n", name,
+		       st.checked[i], st.failed[i]);
+		r = st.failed[i] != 0;
+		all_ok &= !r;
+		printf("%sok %d %s agree with the 6.1 model\n", r ? "not " : "", i + 1, name);
+	}
+	for (k = 0; k < NKINDS; k++) {
+		char line[256] = "";
+		uint64_t sum = 0;
+		size_t len = 0;
+
+		for (r = 0; r < NRES; r++) {
+			sum += st.res[k][r];
+			if (st.res[k][r])
+				len += snprintf(line + len, sizeof(line) - len, " %s %" PRIu64,
+						res_names[r], st.res[k][r]);
+		}
+		if (sum)
+			printf("# totals: %s %" PRIu64 ":%s\n", kind_names[k], sum, line);
+	}
+	printf("# digest: %016" PRIx64 " ops=%" PRIu64 "\n", st.digest, st.ops);
+	return all_ok ? 0 : 1;
+}
