@@ -101,6 +101,8 @@ def cmd_bench(args):
         initrds[k] = h.make_initramfs(h.BUILD / "bench" / f"initramfs-{k}-{target}.cpio",
                                       files, plan)
 
+    if args.build_only:
+        return 0
     runs = {k: [] for k in kernels}
     for r in range(args.rounds):
         for k in kernels:                     # A B C A B C ...
@@ -262,6 +264,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--target", default="x86_64", choices=list(h.TARGETS))
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--build-only", action="store_true",
+                    help="build the kernels, module and programs, do not boot")
     ap.add_argument("--report-only", action="store_true",
                     help="rebuild the report from build/bench/<target>/raw.tsv")
     args = ap.parse_args()
