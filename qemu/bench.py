@@ -112,7 +112,8 @@ def cmd_bench(args):
                 # With no HPET or PM timer (no ACPI in these configs), an x86
                 # guest whose TSC fails calibration or the clocksource watchdog
                 # under TCG ends up on the jiffies clock, which times in 4 ms
-                # steps (4 of 15 boots in one run): boot it again.
+                # steps (4 of 15 boots in one run before targets.conf added
+                # tsc=reliable): never use such a run, boot it again.
                 clock = [x for x in lines if "Switched to clocksource" in x]
                 if not clock or "jiffies" not in clock[-1]:
                     break

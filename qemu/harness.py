@@ -107,8 +107,9 @@ def load_table():
             continue
         if f[0] == "target":
             keys = ["name", "karch", "cross", "qemu", "machine", "cpu", "console",
-                    "image", "abis", "fragments"]
+                    "image", "abis", "fragments", "bootargs"]
             t = dict(zip(keys, f[1:]))
+            t["bootargs"] = "" if t.get("bootargs", "-") == "-" else t["bootargs"]
             t["cross"] = "" if t["cross"] == "-" else t["cross"]
             t["abis"] = t["abis"].split(",")
             t["fragments"] = t["fragments"].split(",")
@@ -431,7 +432,7 @@ def boot(kernel, target, job, image, initrd, timeout, loglevel=None, echo=None):
     t = TARGETS[target]
     resdir = BUILD / "results" / job
     resdir.mkdir(parents=True, exist_ok=True)
-    append = f"console={t['console']} panic=-1"
+    append = f"console={t['console']} panic=-1 {t['bootargs']}".rstrip()
     if loglevel is not None:
         append += f" loglevel={loglevel}"
     cmd = [t["qemu"], "-M", t["machine"], "-cpu", t["cpu"], "-m", "2048", "-smp", "1",
