@@ -811,6 +811,11 @@ def main():
             p.add_argument("--args", default="")
             p.add_argument("--overlay")
         p.set_defaults(fn=fn)
+    dispatch(ap)
+
+
+def dispatch(ap):
+    """Run the subcommand; a Failure is one line on stderr and exit status 2."""
     args = ap.parse_args()
     try:
         sys.exit(args.fn(args))

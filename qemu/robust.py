@@ -20,7 +20,6 @@ prints a digest of them all.  The digests of the two kernels must agree.
 
 import argparse
 import re
-import sys
 import time
 
 import harness as h
@@ -164,12 +163,7 @@ def main():
     p.add_argument("--ops", type=int, default=DIFF_OPS)
     p.add_argument("targets", nargs="*", default=["x86_64", "arm64"])
     p.set_defaults(fn=cmd_differential)
-    args = ap.parse_args()
-    try:
-        sys.exit(args.fn(args))
-    except h.Failure as e:
-        print(f"error: {e}", file=sys.stderr)
-        sys.exit(2)
+    h.dispatch(ap)
 
 
 if __name__ == "__main__":

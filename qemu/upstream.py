@@ -17,7 +17,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import time
 
 import harness as h
@@ -333,12 +332,7 @@ def main():
     p.add_argument("--role", choices=("to", "cc"), default="to")
     p.add_argument("patch")
     p.set_defaults(fn=cmd_recipients)
-    args = ap.parse_args()
-    try:
-        sys.exit(args.fn(args))
-    except h.Failure as e:
-        print(f"error: {e}", file=sys.stderr)
-        sys.exit(2)
+    h.dispatch(ap)
 
 
 if __name__ == "__main__":
