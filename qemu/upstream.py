@@ -292,8 +292,12 @@ def cmd_send_email(args):
            "--suppress-cc=self", "--thread", "--no-chain-reply-to", f"--from={author}",
            "--smtp-server=/bin/false", f"--to-cmd={me} --role to",
            f"--cc-cmd={me} --role cc", *patches]
+    # A fresh machine has no git identity: the mails' sender is the author.
+    name, email = re.match(r"^(.*?) <(.*)>$", author).groups()
     r = subprocess.run(cmd, cwd=tree, capture_output=True, text=True,
-                       env=dict(os.environ, GIT_CONFIG_NOSYSTEM="1", HOME=str(h.BUILD)))
+                       env=dict(os.environ, GIT_CONFIG_NOSYSTEM="1", HOME=str(h.BUILD),
+                                GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=email,
+                                GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=email))
     out = r.stdout + r.stderr
     (h.BUILD / "results").mkdir(parents=True, exist_ok=True)
     (h.BUILD / "results/send-email-dry-run.txt").write_text(out)
