@@ -592,14 +592,24 @@ def boot_tests(kernel, target, job=None):
 
 def boot_suite(kernel, target, image, job=None, quiet=False):
     """Boot a kernel image with the whole selftest suite; return its results."""
-    built = build_userspace(target)
-    primary = TARGETS[target]["abis"][0]
+    files, plan = test_plan(target, build_userspace(target))
     job = job or f"{kernel}-{target}"
-    files, plan = test_plan(target, built)
-    files["/init"] = built[primary]["init"]
+    lines, outcome, elapsed, results = boot_plan(kernel, target, image, job, files, plan, 900)
+    report_boot(job, results, lines, outcome, elapsed, quiet)
+    return results
+
+
+def boot_plan(kernel, target, image, job, files, plan, timeout):
+    """Boot with /init, files and plan; return the console, outcome, time and results."""
+    built = build_userspace(target)
+    files = dict(files, **{"/init": built[TARGETS[target]["abis"][0]]["init"]})
     initrd = make_initramfs(BUILD / "results" / job / "initramfs.cpio", files, plan)
-    lines, outcome, elapsed = boot(kernel, target, job, image, initrd, timeout=900)
-    results = analyse(lines, outcome, job)
+    lines, outcome, elapsed = boot(kernel, target, job, image, initrd, timeout)
+    return lines, outcome, elapsed, analyse(lines, outcome, job)
+
+
+def report_boot(job, results, lines, outcome, elapsed, quiet=False):
+    """summary.txt, a one-line count, and on failure the failures and the console."""
     c = write_summary(job, results, elapsed)
     if not quiet:
         progress(f"boot: {job}: {c['pass']} passed, {c['fail']} failed, {c['skip']} skipped "
@@ -608,9 +618,10 @@ def boot_suite(kernel, target, image, job=None, quiet=False):
         for n, s, d in results:
             if s == "fail":
                 print(f"    FAIL {n}{': ' + d if d else ''}")
-        print("    --- console tail ---")
-        print("\n".join("    " + x for x in lines[-25:]))
-    return results
+        problems = [x for x in lines if KERNEL_PROBLEMS.search(x) and not x.startswith(MARK)]
+        print("    --- " + ("kernel problems" if problems else "console tail") + " ---")
+        print("\n".join("    " + x for x in (problems or lines)[-25:]))
+    return c
 
 
 def check_selftests_sync():

@@ -45,28 +45,6 @@ def robust_programs(target, names):
             for abi in h.TARGETS[target]["abis"]}
 
 
-def boot_plan(kernel, target, image, job, files, plan, timeout):
-    built = h.build_userspace(target)
-    files = dict(files, **{"/init": built[h.TARGETS[target]["abis"][0]]["init"]})
-    initrd = h.make_initramfs(h.BUILD / "results" / job / "initramfs.cpio", files, plan)
-    lines, outcome, elapsed = h.boot(kernel, target, job, image, initrd, timeout)
-    results = h.analyse(lines, outcome, job)
-    return lines, outcome, elapsed, results
-
-
-def report(job, results, lines, outcome, elapsed):
-    c = h.write_summary(job, results, elapsed)
-    h.progress(f"boot: {job}: {c['pass']} passed, {c['fail']} failed, {c['skip']} skipped "
-               f"in {elapsed:.0f}s (build/results/{job}/)")
-    if c["fail"]:
-        for n, s, d in results:
-            if s == "fail":
-                print(f"    FAIL {n}{': ' + d if d else ''}")
-        problems = [x for x in lines if h.KERNEL_PROBLEMS.search(x)]
-        print("\n".join("    " + x for x in (problems or lines)[-25:]))
-    return c
-
-
 def cmd_debug(args):
     t0 = time.monotonic()
     target = args.target
@@ -87,14 +65,14 @@ def cmd_debug(args):
     plan.append(["kmemleak", 900, "/robust/kmemleak_scan"])
 
     job = f"debug-{target}"
-    lines, outcome, elapsed, results = boot_plan("patched", target, image, job, files, plan,
+    lines, outcome, elapsed, results = h.boot_plan("patched", target, image, job, files, plan,
                                                  timeout=6 * 3600)
     text = "\n".join(lines)
     for what, pattern in DEBUG_ON.items():
         on = bool(pattern.search(text))
         results.append((f"{job}/{what} was on", "pass" if on else "fail",
                         "" if on else f"no '{pattern.pattern}' on the console"))
-    c = report(job, results, lines, outcome, elapsed)
+    c = h.report_boot(job, results, lines, outcome, elapsed)
     for line in lines:
         if re.search(r"# \d+ calls .*faults injected|# \d+s: \d+ setgroups|"
                      r"kmemleak: \d+ suspected", line):
@@ -116,12 +94,12 @@ def cmd_differential(args):
         for kernel in ("vanilla", "patched"):
             image = h.build_kernel(kernel, target)
             job = f"differential-{kernel}-{target}"
-            lines, outcome, elapsed, r = boot_plan(kernel, target, image, job, files, plan,
+            lines, outcome, elapsed, r = h.boot_plan(kernel, target, image, job, files, plan,
                                                    timeout=3 * 3600)
             # the KUnit suites of the patched kernel are make check's business
             r = [x for x in r if "/kunit/" not in x[0]]
             results += r
-            report(job, r, lines, outcome, elapsed)
+            h.report_boot(job, r, lines, outcome, elapsed)
             label = None
             for line in lines:
                 m = re.match(r"^# harness: begin (\S+)", line)
