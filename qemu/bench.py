@@ -113,7 +113,8 @@ def cmd_bench(args):
                 # guest whose TSC fails calibration or the clocksource watchdog
                 # under TCG ends up on the jiffies clock, which times in 4 ms
                 # steps (4 of 15 boots in one run before targets.conf added
-                # tsc=reliable): never use such a run, boot it again.
+                # tsc=reliable, and up to 5 in a row on a busy host before it
+                # gave the TSC rate): never use such a run, boot it again.
                 clock = [x for x in lines if "Switched to clocksource" in x]
                 if not clock or "jiffies" not in clock[-1]:
                     break

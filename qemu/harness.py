@@ -17,6 +17,7 @@ this script makes goes under build/ (git-ignored):
 import argparse
 import hashlib
 import os
+import platform
 import re
 import selectors
 import shlex
@@ -109,7 +110,7 @@ def load_table():
             keys = ["name", "karch", "cross", "qemu", "machine", "cpu", "console",
                     "image", "abis", "fragments", "bootargs"]
             t = dict(zip(keys, f[1:]))
-            t["bootargs"] = "" if t.get("bootargs", "-") == "-" else t["bootargs"]
+            t["bootargs"] = "" if f[11:] == ["-"] else " ".join(f[11:])
             t["cross"] = "" if t["cross"] == "-" else t["cross"]
             t["abis"] = t["abis"].split(",")
             t["fragments"] = t["fragments"].split(",")
@@ -427,12 +428,28 @@ def make_initramfs(path, files, plan, overlay=None):
 
 # ---------------------------------------------------------------- booting
 
+def host_tsc_khz():
+    """The rate of the host's TSC, at which an x86 guest's TSC counts under TCG."""
+    if platform.machine() != "x86_64":
+        return None
+    m = re.search(r"^cpu MHz\s*:\s*([0-9.]+)", Path("/proc/cpuinfo").read_text(), re.M)
+    return round(float(m.group(1)) * 1000) if m else None
+
+
+def boot_args(t):
+    """targets.conf's bootargs, with {host_tsc_khz} filled in or its argument dropped."""
+    khz = host_tsc_khz()
+    args = [a.replace("{host_tsc_khz}", str(khz)) for a in t["bootargs"].split()
+            if khz or "{host_tsc_khz}" not in a]
+    return " ".join([f"console={t['console']}", "panic=-1"] + args)
+
+
 def boot(kernel, target, job, image, initrd, timeout, loglevel=None, echo=None):
     """Boot, keep console.log, return (lines, outcome) where outcome is 'ok' or why not."""
     t = TARGETS[target]
     resdir = BUILD / "results" / job
     resdir.mkdir(parents=True, exist_ok=True)
-    append = f"console={t['console']} panic=-1 {t['bootargs']}".rstrip()
+    append = boot_args(t)
     if loglevel is not None:
         append += f" loglevel={loglevel}"
     cmd = [t["qemu"], "-M", t["machine"], "-cpu", t["cpu"], "-m", "2048", "-smp", "1",
