@@ -609,16 +609,19 @@ def boot_tests(kernel, target, job=None):
 
 def boot_suite(kernel, target, image, job=None, quiet=False):
     """Boot a kernel image with the whole selftest suite; return its results."""
-    files, plan = test_plan(target, build_userspace(target))
+    built = build_userspace(target)
+    files, plan = test_plan(target, built)
     job = job or f"{kernel}-{target}"
-    lines, outcome, elapsed, results = boot_plan(kernel, target, image, job, files, plan, 900)
+    lines, outcome, elapsed, results = boot_plan(kernel, target, image, job, files, plan, 900,
+                                                 built)
     report_boot(job, results, lines, outcome, elapsed, quiet)
     return results
 
 
-def boot_plan(kernel, target, image, job, files, plan, timeout):
-    """Boot with /init, files and plan; return the console, outcome, time and results."""
-    built = build_userspace(target)
+def boot_plan(kernel, target, image, job, files, plan, timeout, built=None):
+    """Boot with /init, files and plan; return the console, outcome, time and results.
+    built: build_userspace(target), if the caller has it already."""
+    built = built or build_userspace(target)
     files = dict(files, **{"/init": built[TARGETS[target]["abis"][0]]["init"]})
     initrd = make_initramfs(BUILD / "results" / job / "initramfs.cpio", files, plan)
     lines, outcome, elapsed = boot(kernel, target, job, image, initrd, timeout)

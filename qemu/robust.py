@@ -66,7 +66,7 @@ def cmd_debug(args):
 
     job = f"debug-{target}"
     lines, outcome, elapsed, results = h.boot_plan("patched", target, image, job, files, plan,
-                                                 timeout=6 * 3600)
+                                                   timeout=6 * 3600, built=built)
     text = "\n".join(lines)
     for what, pattern in DEBUG_ON.items():
         on = bool(pattern.search(text))
@@ -95,7 +95,7 @@ def cmd_differential(args):
             image = h.build_kernel(kernel, target)
             job = f"differential-{kernel}-{target}"
             lines, outcome, elapsed, r = h.boot_plan(kernel, target, image, job, files, plan,
-                                                   timeout=3 * 3600)
+                                                     timeout=3 * 3600)
             # the KUnit suites of the patched kernel are make check's business
             r = [x for x in r if "/kunit/" not in x[0]]
             results += r
