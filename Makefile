@@ -30,6 +30,7 @@ CROSS_PACKAGES := gcc-powerpc64le-linux-gnu gcc-s390x-linux-gnu gcc-riscv64-linu
 	gcc-alpha-linux-gnu gcc-hppa-linux-gnu
 
 .PHONY: help deps tree build run guest-run check check-debug check-differential bench \
+	bench-lookups \
 	export series-check send-email-dry-run clean distclean
 
 help:
@@ -47,6 +48,7 @@ help:
 	@echo "                 checked against a model of 6.1; vanilla and patched digests agree"
 	@echo "make bench       patched vs vanilla under QEMU, alternating boots: table and plots"
 	@echo "                 in build/bench/<arch>/ (ARCH=..., ROUNDS=5); not part of make check"
+	@echo "make bench-lookups  the same kernels, in-kernel lookups only: short boots, more rounds"
 	@echo "make series-check  checkpatch, bisect builds, W=1/sparse, 13 architectures (long)"
 	@echo "make send-email-dry-run  the mails of the series, recipients from get_maintainer.pl"
 	@echo "make export      format-patch build/patched back into 0001-*.patch"
@@ -90,6 +92,9 @@ check-differential: deps
 
 bench: deps
 	@python3 qemu/bench.py --target $(ARCH) --rounds $(ROUNDS)
+
+bench-lookups: deps
+	@python3 qemu/bench.py --target $(ARCH) --rounds $(ROUNDS) --lookups
 
 export:
 	@$(HARNESS) export

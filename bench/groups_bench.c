@@ -10,10 +10,12 @@
  * Times are nanoseconds per call (the median of several calls), memory is
  * bytes per group set, allocations are counts per setgroups() call.
  *
- *	groups_bench [--compat16] [--module PATH]
+ *	groups_bench [--compat16 | --lookups] [--module PATH]
  *
  * --compat16 measures only the 16-bit calls (run it as an i386 or armhf
- * binary); --module loads the in-kernel lookup timer first.
+ * binary); --lookups only the in-kernel lookups ("make bench-lookups": a
+ * short boot, so more rounds fit); --module loads the in-kernel lookup
+ * timer first.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -486,7 +488,7 @@ static int load_module(const char *path)
 
 int main(int argc, char **argv)
 {
-	int sizes[16], nsizes = 0, i, compat16 = 0;
+	int sizes[16], nsizes = 0, i, compat16 = 0, lookups = 0;
 	long per_page = sysconf(_SC_PAGESIZE) / sizeof(gid_t);
 	gid_t *g = malloc(sizeof(gid_t) * (NGROUPS_MAX + 1));
 	gid_t *buf = malloc(sizeof(gid_t) * (NGROUPS_MAX + 1));
@@ -495,6 +497,8 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--compat16"))
 			compat16 = 1;
+		else if (!strcmp(argv[i], "--lookups"))
+			lookups = 1;
 		else if (!strcmp(argv[i], "--module") && i + 1 < argc)
 			load_module(argv[++i]);
 	}
@@ -516,6 +520,10 @@ int main(int argc, char **argv)
 
 		if (compat16) {
 			bench_compat16(n);
+			continue;
+		}
+		if (lookups) {
+			bench_lookup(n, g);
 			continue;
 		}
 		bench_set_get(n, g, buf);

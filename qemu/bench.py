@@ -10,6 +10,11 @@ spread.  A third kernel, the series up to ATTRIBUTE (the sort and copy
 work on today's flat array, before the storage changes), splits each gain
 between the sort and copy patches and the storage patch.  Results go to
 build/bench/<target>/: results.md, raw.tsv, plots, the command.
+
+make bench-lookups (--lookups) boots the same kernels to time only the
+in-kernel lookups: a boot of seconds, so that more rounds fit, with no
+other phase of the benchmark before them.  Its results go to
+build/bench/<target>-lookups/.
 """
 
 import shutil
@@ -81,9 +86,10 @@ def cmd_bench(args):
     t0 = time.monotonic()
     target = args.target
     t = h.TARGETS[target]
-    outdir = h.BUILD / "bench" / target
+    outdir = h.BUILD / "bench" / (target + ("-lookups" if args.lookups else ""))
     outdir.mkdir(parents=True, exist_ok=True)
     abis = t["abis"]
+    mode = ["--lookups"] if args.lookups else []
     progs = {abi: h.compile_c(abi, h.ROOT / "bench/groups_bench.c",
                               h.BUILD / "bin" / abi / "groups_bench", libs=["-pthread"])
              for abi in abis}
@@ -94,11 +100,12 @@ def cmd_bench(args):
         images[k], module = build(k, target)
         files = {"/init": init, "/bench/groups_lookup_bench.ko": module}
         files.update({f"/bench/groups_bench-{abi}": progs[abi] for abi in abis})
-        plan = [[f"{abis[0]}", 900, f"/bench/groups_bench-{abis[0]}", "--module",
+        plan = [[f"{abis[0]}", 900, f"/bench/groups_bench-{abis[0]}", *mode, "--module",
                  "/bench/groups_lookup_bench.ko"]]
-        plan += [[f"{abi}-compat16", 900, f"/bench/groups_bench-{abi}", "--compat16"]
-                 for abi in abis[1:]]
-        initrds[k] = h.make_initramfs(h.BUILD / "bench" / f"initramfs-{k}-{target}.cpio",
+        if not args.lookups:
+            plan += [[f"{abi}-compat16", 900, f"/bench/groups_bench-{abi}", "--compat16"]
+                     for abi in abis[1:]]
+        initrds[k] = h.make_initramfs(outdir.parent / f"initramfs-{k}-{outdir.name}.cpio",
                                       files, plan)
 
     if args.build_only:
@@ -106,7 +113,7 @@ def cmd_bench(args):
     runs = {k: [] for k in kernels}
     for r in range(args.rounds):
         for k in kernels:                     # A B C A B C ...
-            job = f"bench-{k}-{target}-r{r}"
+            job = f"bench-{k}-{outdir.name}-r{r}"
             for attempt in range(5):
                 lines, outcome, elapsed = h.boot(k, target, job, images[k], initrds[k], 1800)
                 # With no HPET or PM timer (no ACPI in these configs), an x86
@@ -134,7 +141,7 @@ def cmd_bench(args):
         for r, run in enumerate(runs[k]):
             raw += [f"{k}\t{r}\t{m}\t{n}\t{v}" for (m, n), v in sorted(run.items())]
     (outdir / "raw.tsv").write_text("\n".join(raw) + "\n")
-    report(target, outdir, runs, args.rounds)
+    report(target, outdir, runs, args.rounds, lookups=args.lookups)
     print(f"bench: {time.monotonic() - t0:.0f}s; results in {outdir}/")
     return 0
 
@@ -173,7 +180,7 @@ def ratio_of(runs, a, b, key):
     return statistics.median(ratios), min(ratios), max(ratios)
 
 
-def report(target, outdir, runs, rounds):
+def report(target, outdir, runs, rounds, lookups=False):
     """results.md, cover-table.txt and the plots, from the runs"""
     keys = sorted({key for run in runs["vanilla"] for key in run},
                   key=lambda kn: (kn[0], kn[1]))
@@ -217,7 +224,7 @@ def report(target, outdir, runs, rounds):
         cover_rows[(m, n)] = (fmt(vm), fmt(pm), ratio_txt, f"{target_txt} {verdict}".strip(),
                               mid_txt.split(" ")[0])
 
-    cmd = f"make bench ARCH={target} ROUNDS={rounds}"
+    cmd = f"make bench{'-lookups' if lookups else ''} ARCH={target} ROUNDS={rounds}"
     md = [f"Benchmark: patched / vanilla, {target}, page size {page}, {rounds} rounds; "
           f"the kernels ({', '.join(runs)}) boot in turn under QEMU TCG; medians of the "
           "rounds, ratio = median over rounds of patched/vanilla [min-max].  The last "
@@ -278,6 +285,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--target", default="x86_64", choices=list(h.TARGETS))
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--lookups", action="store_true",
+                    help="time only the in-kernel lookups (build/bench/<target>-lookups/)")
     ap.add_argument("--build-only", action="store_true",
                     help="build the kernels, module and programs, do not boot")
     ap.add_argument("--report-only", action="store_true",
@@ -285,9 +294,9 @@ def main():
     args = ap.parse_args()
     try:
         if args.report_only:
-            outdir = h.BUILD / "bench" / args.target
+            outdir = h.BUILD / "bench" / (args.target + ("-lookups" if args.lookups else ""))
             runs = load_raw(outdir)
-            report(args.target, outdir, runs, len(runs["vanilla"]))
+            report(args.target, outdir, runs, len(runs["vanilla"]), lookups=args.lookups)
             sys.exit(0)
         sys.exit(cmd_bench(args))
     except h.Failure as e:
