@@ -55,6 +55,10 @@ UNITS = {"mem_per_set": "bytes", "slab_per_set": "bytes", "order_gt0_allocs": "p
          "vmalloc_areas": "per set"}
 
 
+def results_dir(target, lookups):
+    return h.BUILD / "bench" / (target + ("-lookups" if lookups else ""))
+
+
 def build(kernel, target):
     t = h.TARGETS[target]
     image = h.build_kernel(kernel, target, extra=("bench",))
@@ -86,7 +90,7 @@ def cmd_bench(args):
     t0 = time.monotonic()
     target = args.target
     t = h.TARGETS[target]
-    outdir = h.BUILD / "bench" / (target + ("-lookups" if args.lookups else ""))
+    outdir = results_dir(target, args.lookups)
     outdir.mkdir(parents=True, exist_ok=True)
     abis = t["abis"]
     mode = ["--lookups"] if args.lookups else []
@@ -294,7 +298,7 @@ def main():
     args = ap.parse_args()
     try:
         if args.report_only:
-            outdir = h.BUILD / "bench" / (args.target + ("-lookups" if args.lookups else ""))
+            outdir = results_dir(args.target, args.lookups)
             runs = load_raw(outdir)
             report(args.target, outdir, runs, len(runs["vanilla"]), lookups=args.lookups)
             sys.exit(0)
