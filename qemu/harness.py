@@ -822,7 +822,7 @@ def main():
     p.set_defaults(fn=cmd_prepare)
     p = sub.add_parser("export", help="format-patch a tree's commits back into the repository")
     p.add_argument("--tree", default=str(BUILD / "patched"))
-    p.add_argument("--prefix", default="PATCH v1")
+    p.add_argument("--prefix", default="PATCH v2")
     p.set_defaults(fn=cmd_export)
     p = sub.add_parser("build", help="build kernels and guest programs")
     p.add_argument("--kernel", default="patched")

@@ -1070,7 +1070,8 @@ TEST(compat16_eperm)
 
 /*
  * kernel.ngroups_max.  It is read-only before it became writable; these
- * tests skip there.  The fixture puts the default back whatever happens.
+ * tests skip there.  The fixture starts each test from NGROUPS_MAX and puts
+ * back the value it found.
  */
 #define NGROUPS_MAX_SYSCTL	"/proc/sys/kernel/ngroups_max"
 
@@ -1087,11 +1088,11 @@ static long read_ngroups_max(void)
 }
 
 /* Write @len bytes of @text; 0 or the errno of open() or write(). */
-static int write_ngroups_max(const char *text, size_t len)
+static int write_file(const char *path, const char *text, size_t len)
 {
 	int fd, err = 0;
 
-	fd = open(NGROUPS_MAX_SYSCTL, O_WRONLY);
+	fd = open(path, O_WRONLY);
 	if (fd < 0)
 		return errno;
 	if (write(fd, text, len) != (ssize_t)len)
@@ -1102,12 +1103,13 @@ static int write_ngroups_max(const char *text, size_t len)
 
 static int set_ngroups_max(const char *text)
 {
-	return write_ngroups_max(text, strlen(text));
+	return write_file(NGROUPS_MAX_SYSCTL, text, strlen(text));
 }
 
 FIXTURE(ngroups_max)
 {
 	gid_t *gids;
+	long found;
 	bool writable;
 };
 
@@ -1125,20 +1127,26 @@ FIXTURE_SETUP(ngroups_max)
 	ASSERT_TRUE(!!(self->gids));
 	for (i = 0; i <= NGROUPS_MAX; i++)
 		self->gids[i] = 1000 + i;
+	self->found = read_ngroups_max();
+	ASSERT_GE(self->found, 8);
 	self->writable = true;
+	ASSERT_EQ(0, set_ngroups_max("65536"));
 }
 
 FIXTURE_TEARDOWN(ngroups_max)
 {
+	char text[32];
+
 	if (!self->writable)
 		return;
 	free(self->gids);
-	EXPECT_EQ(0, set_ngroups_max("65536"));
-	EXPECT_EQ(NGROUPS_MAX, read_ngroups_max());
+	snprintf(text, sizeof(text), "%ld", self->found);
+	EXPECT_EQ(0, set_ngroups_max(text));
+	EXPECT_EQ(self->found, read_ngroups_max());
 }
 
-/* The default is NGROUPS_MAX, and glibc's sysconf() follows the file. */
-TEST_F(ngroups_max, default_and_sysconf)
+/* glibc's sysconf() follows the file. */
+TEST_F(ngroups_max, sysconf)
 {
 	if (!self->writable)
 		return;
@@ -1203,15 +1211,23 @@ TEST_F(ngroups_max, lower_below_held)
 	ASSERT_ERRNO(EINVAL, sys_setgroups(11, self->gids));
 	check_groups(_metadata, self->gids, 1000);
 
+	/* The list is read in full with a buffer of its size, not of the limit. */
+	ASSERT_EQ(10, sysconf(_SC_NGROUPS_MAX));
+	ASSERT_ERRNO(EINVAL, sys_getgroups(sysconf(_SC_NGROUPS_MAX),
+					   self->gids + 1000));
+	ASSERT_EQ(1000, sys_getgroups(1000, self->gids + 1000));
+
 	ASSERT_EQ(0, set_ngroups_max("65536"));
 	ASSERT_EQ(0, sys_setgroups(NGROUPS_MAX, self->gids));
 	ASSERT_EQ(NGROUPS_MAX, sys_getgroups(0, NULL));
 }
 
-/* Out of range, negative, not a number or empty: EINVAL, no change. */
+/* Out of [8, 65536], negative or not a number: EINVAL, no change. */
 TEST_F(ngroups_max, bad_values)
 {
-	static const char * const bad[] = { "65537", "-1", "abc", "\n", "" };
+	static const char * const bad[] = {
+		"65537", "7", "0", "-1", "abc", "2147483648",
+	};
 	int i;
 
 	if (!self->writable)
@@ -1228,16 +1244,51 @@ TEST_F(ngroups_max, bad_values)
 	ASSERT_EQ(NGROUPS_MAX, read_ngroups_max());
 }
 
-/* With 0, only the empty list can be set. */
-TEST_F(ngroups_max, zero)
+/* The least POSIX allows, _POSIX_NGROUPS_MAX, is the least it takes. */
+TEST_F(ngroups_max, posix_minimum)
 {
 	if (!self->writable)
 		return;
-	ASSERT_EQ(0, set_ngroups_max("0"));
-	ASSERT_EQ(0, read_ngroups_max());
+	ASSERT_EQ(0, set_ngroups_max("8"));
+	ASSERT_EQ(8, read_ngroups_max());
+	ASSERT_EQ(8, sysconf(_SC_NGROUPS_MAX));
+	ASSERT_EQ(0, sys_setgroups(8, self->gids));
+	ASSERT_ERRNO(EINVAL, sys_setgroups(9, self->gids));
+	check_groups(_metadata, self->gids, 8);
 	ASSERT_EQ(0, sys_setgroups(0, NULL));
-	ASSERT_ERRNO(EINVAL, sys_setgroups(1, self->gids));
-	check_groups(_metadata, NULL, 0);
+}
+
+/*
+ * An empty write, or one of white space only, does what it does to any
+ * other integer sysctl: kernel.overflowgid, proc_dointvec_minmax() too.
+ */
+#define OVERFLOWGID_SYSCTL	"/proc/sys/kernel/overflowgid"
+
+TEST_F(ngroups_max, empty_write)
+{
+	static const char * const empty[] = { "", "\n", " " };
+	char *before, *after;
+	int i, want;
+
+	if (!self->writable)
+		return;
+	ASSERT_EQ(0, set_ngroups_max("100"));
+	for (i = 0; i < (int)ARRAY_SIZE(empty); i++) {
+		before = read_text(OVERFLOWGID_SYSCTL);
+		ASSERT_TRUE(!!before);
+		want = write_file(OVERFLOWGID_SYSCTL, empty[i],
+				  strlen(empty[i]));
+		after = read_text(OVERFLOWGID_SYSCTL);
+		ASSERT_TRUE(!!after);
+		ASSERT_STREQ(before, after);
+		free(before);
+		free(after);
+
+		EXPECT_EQ(want, set_ngroups_max(empty[i])) {
+			TH_LOG("writing \"%s\"", empty[i]);
+		}
+		ASSERT_EQ(100, read_ngroups_max());
+	}
 }
 
 /* Run @fn in a child; its exit status, or -1. */
