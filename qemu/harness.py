@@ -47,6 +47,11 @@ TAP_RESULT = re.compile(r"^(\s*)(ok|not ok) (\d+)(?: -)? ?([^#]*?)\s*(?:#\s*(\w+
 TAP_PLAN = re.compile(r"^(\s*)1\.\.(\d+)")
 RUN_LINE = re.compile(r"^#\s+RUN\s+(\S+) \.\.\.")
 MARK = "# harness: "
+# The identity the repository's patches carry until their sender exports
+# them: nobody can sign off (DCO) as it.
+PLACEHOLDER = "Harness Dev <dev@example.org>"
+# Mail domains that are nobody's (RFC 2606, RFC 6761)
+RESERVED_DOMAIN = re.compile(r"(^|\.)(example(\.(com|net|org))?|invalid|test|localhost)$", re.I)
 TEST_TIMEOUT = int(os.environ.get("TEST_TIMEOUT", 600))    # seconds per test program
 
 
@@ -762,9 +767,35 @@ def cmd_run(args):
     return status
 
 
+def sender_identity():
+    """The sender's git identity, for From: and Signed-off-by:; never the
+    placeholder, nor an address in a reserved domain."""
+    def cfg(key):
+        return subprocess.run(["git", "config", key], cwd=ROOT, capture_output=True,
+                              text=True).stdout.strip()
+    name, email = cfg("user.name"), cfg("user.email")
+    ident = f"{name} <{email}>"
+    if not name or not email or ident == PLACEHOLDER or \
+            RESERVED_DOMAIN.search(email.rpartition("@")[2]):
+        raise Failure(f"the patches are signed off by their sender, not {ident if name else 'nobody'}: "
+                      "git config --global user.name 'Your Name'; "
+                      "git config --global user.email you@your.domain")
+    return ident
+
+
+def sign_as(text, ident):
+    """A patch whose author, sign-off and MAINTAINERS entry are the
+    placeholder's, as its sender's."""
+    for field in ("From: ", "Signed-off-by: ", "+M:\t"):
+        text = re.sub(rf"^{re.escape(field)}{re.escape(PLACEHOLDER)}$", f"{field}{ident}", text,
+                      flags=re.M)
+    return text
+
+
 def cmd_export(args):
     """Write base..HEAD of a tree back as 0001-*.patch, keeping the cover letter's text."""
     tree = Path(args.tree).resolve()
+    ident = None if args.keep_author else sender_identity()
     cover = ROOT / "0000-cover-letter.patch"
     subject, blurb = "*** SUBJECT HERE ***", "*** BLURB HERE ***"
     if cover.exists():
@@ -785,7 +816,11 @@ def cmd_export(args):
                   lambda m: m.group(0) + f"\nbase-tree: Debian {SOURCE_PKG} {tested}",
                   text, flags=re.M)
     cover.write_text(text)
-    print(f"exported {len(series_patches())} patches and the cover letter from {tree}")
+    if ident:
+        for p in [cover] + series_patches():
+            p.write_text(sign_as(p.read_text(), ident))
+    print(f"exported {len(series_patches())} patches and the cover letter from {tree}"
+          + (f", from and signed off by {ident}" if ident else ", authors kept"))
     return 0
 
 
@@ -823,6 +858,8 @@ def main():
     p = sub.add_parser("export", help="format-patch a tree's commits back into the repository")
     p.add_argument("--tree", default=str(BUILD / "patched"))
     p.add_argument("--prefix", default="PATCH v2")
+    p.add_argument("--keep-author", action="store_true",
+                   help="keep the commits' authors and sign-offs (working copies, not for sending)")
     p.set_defaults(fn=cmd_export)
     p = sub.add_parser("build", help="build kernels and guest programs")
     p.add_argument("--kernel", default="patched")

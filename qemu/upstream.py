@@ -13,6 +13,7 @@ first and threaded, To and Cc from scripts/get_maintainer.pl on the patched
 tree, whose MAINTAINERS must hold MAINTAINERS.snippet.
 """
 
+import hashlib
 import os
 import re
 import shutil
@@ -42,6 +43,12 @@ WARN = re.compile(r"warning:|error:")
 # depends on the out directory's state, not on the code: not compared.
 KCONFIG_WARN = re.compile(r"Kconfig:\d+:warning:")
 FALLBACK_TO = "Andrew Morton <akpm@linux-foundation.org>"
+# Seeds for the randstruct layout check: fixed, so that a failure can be
+# reproduced; any 64 hex digits are a seed.
+RANDSTRUCT_SEEDS = [hashlib.sha256(f"group_info {i}".encode()).hexdigest() for i in range(1, 6)]
+# Objects whose compilation evaluates <linux/cred.h>'s layout checks, with
+# the struct as the plugin lays it out
+RANDSTRUCT_OBJECTS = ["kernel/groups.o", "kernel/cred.o", "fs/proc/array.o"]
 
 
 def git(tree, *args, check=True):
@@ -193,6 +200,46 @@ def check_objects(results, archs):
                        f"{len(warn_v)} in vanilla", start)
 
 
+def check_randstruct(results, seeds=RANDSTRUCT_SEEDS, tree=None):
+    """struct group_info under GCC's randstruct plugin (RANDSTRUCT_FULL): for
+    each seed, the plugin is rebuilt with it and the objects that include
+    <linux/cred.h> compile, so its static_assert()s on where the storage lies
+    hold for that layout."""
+    tree = tree or h.ensure_patched()
+    t = h.TARGETS["x86_64"]
+    out = h.BUILD / "out" / f"randstruct-{tree.name}-x86_64"
+    log = h.BUILD / f"logs/randstruct-{tree.name}.log"
+    log.unlink(missing_ok=True)
+    frags = h.fragments("patched", t, extra=("randstruct",))
+    start = time.monotonic()
+    have = h.merge_config(tree, out, t, "tinyconfig", frags, log)
+    dropped = h.dropped_options(have, frags, ignore=["CONFIG_GROUPS_KUNIT_TEST"])
+    if dropped:
+        raise h.Failure("randstruct: the plugin cannot be built ("
+                        + "; ".join(dropped) + "): apt-get install gcc-12-plugin-dev")
+    h.kmake(tree, out, t, "prepare", log=log)
+    seed_file = out / "scripts/basic/randstruct.seed"
+    for seed in seeds:
+        # The build drew a seed once; replace it, and the plugin's copy.
+        seed_file.write_text(seed + "\n")
+        (out / "scripts/gcc-plugins/randomize_layout_seed.h").unlink(missing_ok=True)
+        for o in RANDSTRUCT_OBJECTS:
+            (out / o).unlink(missing_ok=True)
+        r = h.sh(["make", "-C", tree, f"O={out}", f"ARCH={t['karch']}", f"-j{h.JOBS}",
+                  *RANDSTRUCT_OBJECTS], log, check=False)
+        used = (out / "scripts/gcc-plugins/randomize_layout_seed.h").read_text()
+        errors = [x for x in log.read_text(errors="replace").splitlines()[-200:]
+                  if "error:" in x]
+        if seed not in used:
+            ok, detail = False, "the plugin was not rebuilt with this seed"
+        else:
+            ok, detail = r.returncode == 0, "; ".join(errors[:2])
+        results.append((f"randstruct: seed {seed[:12]}: {tree.name} group_info layout checks",
+                        "pass" if ok else "fail", detail))
+        h.progress(f"randstruct: seed {seed[:12]}: {'ok' if ok else 'FAILED'}")
+    h.progress(f"randstruct: {len(seeds)} seeds (log: {log})", start)
+
+
 def check_maintainers(results):
     """MAINTAINERS.snippet, checked with the tree's own scripts/parse-maintainers.pl:
     the patched MAINTAINERS, normalised, is the vanilla one plus exactly the
@@ -231,6 +278,7 @@ def cmd_series_check(args):
     t0 = time.monotonic()
     results = h.check_checkpatch()
     check_maintainers(results)
+    check_randstruct(results)
     if not args.skip_bisect:
         check_bisect(results, args.bisect.split(",") if args.bisect else None,
                      boot=not args.no_boot)
@@ -248,11 +296,18 @@ def cmd_series_check(args):
     return 1 if c["fail"] else 0
 
 
-def get_maintainer(tree, patch, role):
-    flag = "--nol" if role == "to" else "--nom"
+# The cover letter also goes to the people of the code the design touches
+# without a patch to it: cred and user namespaces, the page allocator
+# (linux-mm), and randstruct (hardening).
+COVER_FILES = ["kernel/cred.c", "kernel/user_namespace.c", "include/linux/cred.h",
+               "mm/page_alloc.c", "scripts/gcc-plugins/randomize_layout_plugin.c"]
+
+
+def get_maintainer(tree, patch, role, file=False):
+    flag = {"to": ["--nol"], "cc": ["--nom"], "all": []}[role]
     r = subprocess.run(["perl", "scripts/get_maintainer.pl", "--norolestats", "--no-git",
-                        "--no-git-fallback", flag, str(patch)], cwd=tree,
-                       capture_output=True, text=True)
+                        "--no-git-fallback", *flag, *(["-f"] if file else []), str(patch)],
+                       cwd=tree, capture_output=True, text=True)
     return [x.strip() for x in r.stdout.splitlines() if "@" in x]
 
 
@@ -266,8 +321,15 @@ def cmd_recipients(args):
     seen = []
     for p in patches:
         for a in get_maintainer(tree, p, args.role):
-            if a not in seen:
+            # MAINTAINERS.snippet's placeholder is the sender-to-be
+            if a not in seen and a != h.PLACEHOLDER:
                 seen.append(a)
+    if os.path.basename(patch).startswith("0000-") and args.role == "cc":
+        for f in COVER_FILES:
+            # the page allocator's list, not its many maintainers
+            for a in get_maintainer(tree, f, "cc" if f.startswith("mm/") else "all", file=True):
+                if a not in seen:
+                    seen.append(a)
     author = re.search(r"^From: (.*)$", open(patches[-1]).read(), re.M).group(1)
     if args.role == "to" and not [a for a in seen if a != author]:
         # kernel/groups.c has had no maintainer: such patches go through -mm
@@ -289,8 +351,24 @@ def cmd_send_email(args):
         if not (names[i - 1].upper() <= start.upper() <= names[i + 1].upper()):
             raise h.Failure(f"{start} is not at its alphabetical place in MAINTAINERS")
     me = f"python3 {h.ROOT / 'qemu/upstream.py'} recipients"
-    patches = [str(h.ROOT / "0000-cover-letter.patch")] + [str(p) for p in h.series_patches()]
-    author = re.search(r"^From: (.*)$", open(patches[1]).read(), re.M).group(1)
+    author = h.sender_identity()
+    # The mails as they would go out: from the sender, signed off by them
+    outgoing = h.BUILD / "outgoing"
+    shutil.rmtree(outgoing, ignore_errors=True)
+    outgoing.mkdir(parents=True)
+    patches = []
+    for p in [h.ROOT / "0000-cover-letter.patch"] + h.series_patches():
+        text = h.sign_as(p.read_text(), author)
+        if p.name.startswith("0000-"):
+            # format-patch wrote whoever exported it, maybe folded
+            text = re.sub(r"^From: .*(?:\n[ \t].*)*$", f"From: {author}", text, count=1,
+                          flags=re.M)
+        (outgoing / p.name).write_text(text)
+        patches.append(str(outgoing / p.name))
+    unsigned = [os.path.basename(p) for p in patches[1:]
+                if f"Signed-off-by: {author}" not in open(p).read()]
+    if unsigned:
+        raise h.Failure(f"not signed off by {author}: {', '.join(unsigned)}")
     cmd = ["git", "send-email", "--dry-run", "--confirm=never", "--no-validate",
            "--suppress-cc=self", "--thread", "--no-chain-reply-to", f"--from={author}",
            "--smtp-server=/bin/false", f"--to-cmd={me} --role to",
