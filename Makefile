@@ -21,7 +21,8 @@ PACKAGES := linux-source-6.1 qemu-system-x86 qemu-system-arm \
 	gcc make libc6-dev gcc-aarch64-linux-gnu gcc-i686-linux-gnu \
 	gcc-arm-linux-gnueabihf libc6-dev-arm64-cross libc6-dev-i386-cross \
 	libc6-dev-armhf-cross flex bison bc libelf-dev libssl-dev cpio perl \
-	python3 git xz-utils gnuplot-nox git-email libmailtools-perl sparse
+	python3 git xz-utils gnuplot-nox git-email libmailtools-perl sparse \
+	gcc-12-plugin-dev gcc-12-plugin-dev-aarch64-linux-gnu
 
 ROUNDS  ?= 5
 
@@ -30,7 +31,7 @@ CROSS_PACKAGES := gcc-powerpc64le-linux-gnu gcc-s390x-linux-gnu gcc-riscv64-linu
 	gcc-alpha-linux-gnu gcc-hppa-linux-gnu
 
 .PHONY: help deps tree build run guest-run check check-debug check-differential bench \
-	bench-lookups \
+	bench-lookups bench-native \
 	export series-check send-email-dry-run clean distclean
 
 help:
@@ -49,6 +50,9 @@ help:
 	@echo "make bench       patched vs vanilla under QEMU, alternating boots: table and plots"
 	@echo "                 in build/bench/<arch>/ (ARCH=..., ROUNDS=5); not part of make check"
 	@echo "make bench-lookups  the same kernels, in-kernel lookups only: short boots, more rounds"
+	@echo "make bench-native  vanilla's and the patched kernel/groups.c compiled into user space"
+	@echo "                 and timed on the host CPU: table and plots in build/bench/native/"
+	@echo "                 (ROUNDS=9, KERNELS=\"vanilla upto-0013 patched\" adds a tree)"
 	@echo "make series-check  checkpatch, bisect builds, W=1/sparse, 13 architectures (long)"
 	@echo "make send-email-dry-run  the mails of the series, recipients from get_maintainer.pl"
 	@echo "make export      format-patch build/patched back into 0001-*.patch"
@@ -96,8 +100,12 @@ bench: deps
 bench-lookups: deps
 	@python3 qemu/bench.py --target $(ARCH) --rounds $(ROUNDS) --lookups
 
+bench-native: ROUNDS = 9
+bench-native: deps
+	@python3 qemu/bench_native.py --rounds $(ROUNDS) $(if $(KERNELS),--kernels $(KERNELS))
+
 export:
-	@$(HARNESS) export
+	@$(HARNESS) export $(if $(KEEP_AUTHOR),--keep-author)
 
 series-check: deps
 	@$(MAKE) --no-print-directory deps PACKAGES="$(CROSS_PACKAGES)"

@@ -140,11 +140,7 @@ def cmd_bench(args):
             runs[k].append(parse(lines))
             h.progress(f"bench: round {r + 1}/{args.rounds} {k} ({elapsed:.0f}s in the guest)")
 
-    raw = ["kernel\tround\tmetric\tN\tvalue"]
-    for k in kernels:
-        for r, run in enumerate(runs[k]):
-            raw += [f"{k}\t{r}\t{m}\t{n}\t{v}" for (m, n), v in sorted(run.items())]
-    (outdir / "raw.tsv").write_text("\n".join(raw) + "\n")
+    write_raw(outdir, runs)
     report(target, outdir, runs, args.rounds, lookups=args.lookups)
     print(f"bench: {time.monotonic() - t0:.0f}s; results in {outdir}/")
     return 0
@@ -159,6 +155,15 @@ COVER = [("setgroups_random", [32, 10000, 65536]), ("setgroups_sorted", [32, 655
          ("order_gt0_allocs", [10000, 65536])]
 
 
+def write_raw(outdir, runs):
+    """raw.tsv: every value of every round of every kernel"""
+    raw = ["kernel\tround\tmetric\tN\tvalue"]
+    for k in runs:
+        for r, run in enumerate(runs[k]):
+            raw += [f"{k}\t{r}\t{m}\t{n}\t{v}" for (m, n), v in sorted(run.items())]
+    (outdir / "raw.tsv").write_text("\n".join(raw) + "\n")
+
+
 def load_raw(outdir):
     runs = {}
     for line in (outdir / "raw.tsv").read_text().splitlines()[1:]:
@@ -170,15 +175,20 @@ def load_raw(outdir):
     return runs
 
 
-def ratio_of(runs, a, b, key):
-    """median and spread of a/b over the rounds, or None"""
+def ratios_of(runs, a, b, key):
+    """a/b round by round (the rounds where b is not 0), or None"""
     if a not in runs or b not in runs:
         return None
     x = [run.get(key) for run in runs[a]]
     y = [run.get(key) for run in runs[b]]
     if None in x or None in y:
         return None
-    ratios = [xi / yi for xi, yi in zip(x, y) if yi > 0]
+    return [xi / yi for xi, yi in zip(x, y) if yi > 0] or None
+
+
+def ratio_of(runs, a, b, key):
+    """median and spread of a/b over the rounds, or None"""
+    ratios = ratios_of(runs, a, b, key)
     if not ratios:
         return None
     return statistics.median(ratios), min(ratios), max(ratios)
@@ -255,14 +265,17 @@ def report(target, outdir, runs, rounds, lookups=False):
     print("\n".join(md))
 
 
-def plot(outdir, runs, keys):
-    """cost against N, log axes, both kernels: one PNG per group of metrics"""
+# the plots of make bench: name -> metrics
+PLOTS = {"syscalls": ["setgroups_random", "setgroups_sorted", "getgroups"],
+         "lookup": ["lookup_first", "lookup_random", "lookup_miss"],
+         "memory": ["mem_per_set"]}
+
+
+def plot(outdir, runs, keys, groups=PLOTS):
+    """cost against N, log axes, every kernel: one PNG per group of metrics"""
     if not shutil.which("gnuplot"):
         print("bench: gnuplot is missing (make deps), no plot")
         return
-    groups = {"syscalls": ["setgroups_random", "setgroups_sorted", "getgroups"],
-              "lookup": ["lookup_first", "lookup_random", "lookup_miss"],
-              "memory": ["mem_per_set"]}
     for name, metrics in groups.items():
         series = []
         for m in metrics:

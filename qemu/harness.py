@@ -25,6 +25,7 @@ import shutil
 import subprocess
 import sys
 import time
+import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,6 +47,13 @@ KERNEL_PROBLEMS = re.compile(
 TAP_RESULT = re.compile(r"^(\s*)(ok|not ok) (\d+)(?: -)? ?([^#]*?)\s*(?:#\s*(\w+)(.*))?$")
 TAP_PLAN = re.compile(r"^(\s*)1\.\.(\d+)")
 RUN_LINE = re.compile(r"^#\s+RUN\s+(\S+) \.\.\.")
+SUBTEST = re.compile(r"^(\s*)# Subtest: (\S+)")
+# A kernel whose .config has KUNIT_OPTION=y must report the KUNIT_SUITE suite.
+KUNIT_OPTION, KUNIT_SUITE = "CONFIG_GROUPS_KUNIT_TEST", "groups"
+KERNEL_NAME = re.compile(r"patched|vanilla|upto-\d{4}")
+# The Debian package of a tool, where it is not the tool's name ("X-gcc" is gcc-X).
+PACKAGE_OF = {"qemu-system-x86_64": "qemu-system-x86", "qemu-system-aarch64": "qemu-system-arm",
+              "gnuplot": "gnuplot-nox"}
 MARK = "# harness: "
 # The identity the repository's patches carry until their sender exports
 # them: nobody can sign off (DCO) as it.
@@ -64,6 +72,17 @@ class Failure(Exception):
 def progress(what, start=None):
     took = f" ({time.monotonic() - start:.0f}s)" if start is not None else ""
     print(f"  {what}{took}", flush=True)
+
+
+def shown(path):
+    """A path as the user typed it: relative to the repository if it is inside."""
+    path = Path(path)
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+
+
+def package_of(tool):
+    m = re.fullmatch(r"(.+)-gcc", tool)
+    return PACKAGE_OF.get(tool) or (f"gcc-{m.group(1)}" if m else tool)
 
 
 def sh(cmd, log=None, cwd=None, env=None, check=True):
@@ -160,12 +179,14 @@ def ensure_vanilla():
     if not TARBALL.exists():
         raise Failure(f"{TARBALL} is missing: run 'make deps' (apt-get install {SOURCE_PKG})")
     start = time.monotonic()
+    log = BUILD / "logs/tree.log"
+    progress(f"tree: extracting {SOURCE_PKG} {version} into {shown(tree)} and committing it "
+             f"(about 80s; log: {shown(log)})")
     for d in (BUILD / "vanilla", BUILD / "patched", BUILD / "vanilla.tmp"):
         shutil.rmtree(d, ignore_errors=True)
     shutil.rmtree(BUILD / "out", ignore_errors=True)
     tmp = BUILD / "vanilla.tmp"
     tmp.mkdir(parents=True)
-    log = BUILD / "logs/tree.log"
     sh(["tar", "-xf", TARBALL, "-C", tmp, "--strip-components=1"], log)
     # Debian's top-level .gitignore ignores every top-level entry: add -f.
     sh(["git", "init", "-q", "-b", "vanilla"], log, cwd=tmp)
@@ -191,11 +212,14 @@ def ensure_patched(upto=None):
         return tree
     start = time.monotonic()
     log = BUILD / "logs/tree.log"
+    progress(f"tree: applying {len(patches)} patch(es) in {shown(tree)} (log: {shown(log)})")
     kept = {}
     if not (tree / ".git").exists():
         shutil.rmtree(tree, ignore_errors=True)
         sh(["git", "worktree", "prune"], log, cwd=vanilla)
         sh(["git", "worktree", "add", "-q", "-f", "-B", branch, tree, "base"], log, cwd=vanilla)
+        # a rebase -i of the series keeps each commit's notes
+        sh(["git", "config", "notes.rewriteRef", "refs/notes/commits"], log, cwd=vanilla)
     else:
         dirty = subprocess.run(["git", "status", "--porcelain", "-uno"], cwd=tree,
                                capture_output=True, text=True).stdout
@@ -217,6 +241,11 @@ def ensure_patched(upto=None):
             subprocess.run(["git", "am", "--abort"], cwd=tree, capture_output=True)
             raise Failure(f"{p.name} does not apply to {SOURCE_PKG} {have} "
                           f"(tested on {tested or 'unknown'}); see {log}")
+        # git am drops the notes below "---" ("Changes in vN"): keep them,
+        # so that make export writes them back
+        notes = patch_notes(p.read_text())
+        if notes:
+            sh(["git", "notes", "add", "-f", "-m", notes, "HEAD"], log, cwd=tree)
     # A file whose content came back the same keeps its old time stamp, so
     # that a changed commit message or test does not rebuild the kernel.
     for path, (blob, _) in touched_blobs(tree).items():
@@ -225,6 +254,12 @@ def ensure_patched(upto=None):
     write_stamp(stamp, want)
     progress(f"tree: applied {len(patches)} patch(es) in {tree}", start)
     return tree
+
+
+def patch_notes(text):
+    """The git notes that format-patch --notes put below a patch's "---"."""
+    m = re.search(r"^---\n\nNotes:\n((?:    .*\n|\n(?=    ))+)", text, re.M)
+    return "\n".join(x[4:] for x in m.group(1).rstrip("\n").split("\n")) if m else ""
 
 
 def touched_blobs(tree):
@@ -249,6 +284,16 @@ def tree_of(kernel):
     if m:
         return ensure_patched(m.group(1))
     raise Failure(f"KERNEL must be patched, vanilla or upto-NNNN, not {kernel!r}")
+
+
+def kunit_expected(kernel, target, image):
+    """Must this kernel's console carry the KUNIT_SUITE suite?  Its .config (in the out
+    directory of image) says; the bisect kernels before the suite's patch have none."""
+    image, rel = str(image), TARGETS[target]["image"]
+    config = Path(image[:-len(rel)]) / ".config"
+    if not image.endswith("/" + rel) or not config.exists():
+        return kernel == "patched"
+    return parse_fragment(config).get(KUNIT_OPTION) == "y"
 
 
 # ---------------------------------------------------------------- kernels
@@ -326,9 +371,10 @@ def build_kernel(kernel, target, extra=()):
     name = "-".join([kernel, target, *extra])
     out = BUILD / "out" / name
     start = time.monotonic()
-    ensure_config(kernel, t, tree, out, extra)
     log = BUILD / f"logs/build-{name}.log"
+    progress(f"kernel: building {name} (log: {shown(log)})")
     log.unlink(missing_ok=True)
+    ensure_config(kernel, t, tree, out, extra)
     goals = [Path(t["image"]).name] + (["modules"] if "bench" in extra else [])
     kmake(tree, out, t, *goals, log=log)
     progress(f"kernel: {name} built ({out / t['image']})", start)
@@ -363,6 +409,8 @@ def build_userspace(target, with_demo=False):
     t = TARGETS[target]
     tree = ensure_vanilla()
     start = time.monotonic()
+    progress(f"userspace: building the {', '.join(t['abis'])} programs "
+             f"(logs: {shown(BUILD / 'logs')}/userspace-<abi>.log)")
     kself = tree / "tools/testing/selftests/kselftest"   # so "../kselftest_harness.h" resolves
     built = {}
     for abi in t["abis"]:
@@ -492,25 +540,34 @@ def boot(kernel, target, job, image, initrd, timeout, loglevel=None, echo=None):
         if buf:
             lines.append(buf.decode(errors="replace").rstrip("\r"))
     proc.wait()
-    elapsed = time.monotonic() - start
-    if outcome == "ok" and not any(line.startswith(MARK + "done") for line in lines):
-        outcome = "the guest never reported '# harness: done' (crash or early exit)"
+    return lines, console_outcome(lines, outcome), time.monotonic() - start
+
+
+def console_outcome(lines, outcome="ok"):
+    """'ok', or why a boot failed whatever its tests said: a kernel problem, no end marker."""
     problems = [line for line in lines if KERNEL_PROBLEMS.search(line)
                 and not line.startswith(MARK)]
     if outcome == "ok" and problems:
         outcome = "kernel problem in the console log: " + problems[0].strip()
-    return lines, outcome, elapsed
+    if outcome == "ok" and not any(line.startswith(MARK + "done") for line in lines):
+        outcome = "the guest never reported '# harness: done' (crash or early exit)"
+    return outcome
 
 
 def parse_tap(lines, prefix):
     """Leaf results of (K)TAP text: [(name, 'pass'|'fail'|'skip', detail)], plus plan problems."""
     results, problems = [], []
+    suites = []                           # KTAP "# Subtest: name" above: [(indent, name)]
     prev_indent = None
     top_plan, top_count = None, 0
     top_indent = None
     running = None
     for line in lines:
         line = re.sub(r"^\[\s*\d+\.\d+\]\s?", "", line)   # printk time stamps, if any
+        m = SUBTEST.match(line)
+        if m:                             # results at its indent are name/...
+            suites = [x for x in suites if x[0] < len(m.group(1))] + [(len(m.group(1)), m.group(2))]
+            continue
         m = TAP_PLAN.match(line)
         if m and top_indent is None:
             top_indent, top_plan = len(m.group(1)), int(m.group(2))
@@ -527,6 +584,8 @@ def parse_tap(lines, prefix):
             name = running
         running = None
         indent = len(indent)
+        suites = [x for x in suites if x[0] <= indent]
+        name = "".join(f"{x[1]}/" for x in suites) + name.strip()
         if top_indent is not None and indent == top_indent:
             top_count += 1
         is_parent = prev_indent is not None and prev_indent > indent
@@ -536,16 +595,17 @@ def parse_tap(lines, prefix):
         if is_parent:
             # a suite's summary line: count it only if it contradicts its children
             if status == "fail" and not any(r[1] == "fail" for r in results):
-                results.append((f"{prefix}{name.strip()}", "fail", "suite failed"))
+                results.append((f"{prefix}{name}", "fail", "suite failed"))
             continue
-        results.append((f"{prefix}{name.strip()}", status, (reason or "").strip()))
+        results.append((f"{prefix}{name}", status, (reason or "").strip()))
     if top_plan is not None and top_count != top_plan:
         problems.append(f"{prefix}: planned {top_plan} tests, {top_count} reported")
     return results, problems
 
 
-def analyse(lines, outcome, job):
-    """Split a console log into kernel (KUnit) and per-program segments; list every result."""
+def analyse(lines, outcome, job, kunit=False):
+    """Split a console log into kernel (KUnit) and per-program segments; list every result.
+    kunit: the kernel has the KUNIT_SUITE suite (kunit_expected), which must report."""
     results = []
     kernel_part, segments, current = [], [], None
     for line in lines:
@@ -570,6 +630,11 @@ def analyse(lines, outcome, job):
         r, p = parse_tap(kernel_part, f"{job}/kunit/")
         results += r
         results += [(x, "fail", "KTAP plan") for x in p]
+    if kunit:
+        ran = any(r[0].startswith(f"{job}/kunit/{KUNIT_SUITE}/") for r in results)
+        results.append((f"{job}/kunit/{KUNIT_SUITE} suite reported", "pass" if ran else "fail",
+                        "" if ran else f"{KUNIT_OPTION}=y, but no result of the "
+                        f"'{KUNIT_SUITE}' KUnit suite on the console"))
     for label, out, end in segments:
         r, p = parse_tap(out, f"{job}/{label}/")
         results += r
@@ -629,8 +694,11 @@ def boot_plan(kernel, target, image, job, files, plan, timeout, built=None):
     built = built or build_userspace(target)
     files = dict(files, **{"/init": built[TARGETS[target]["abis"][0]]["init"]})
     initrd = make_initramfs(BUILD / "results" / job / "initramfs.cpio", files, plan)
+    progress(f"boot: {job}: booting {kernel} {target} "
+             f"(console: {shown(BUILD / 'results' / job / 'console.log')})")
     lines, outcome, elapsed = boot(kernel, target, job, image, initrd, timeout)
-    return lines, outcome, elapsed, analyse(lines, outcome, job)
+    return lines, outcome, elapsed, analyse(lines, outcome, job,
+                                            kunit_expected(kernel, target, image))
 
 
 def report_boot(job, results, lines, outcome, elapsed, quiet=False):
@@ -664,6 +732,11 @@ def check_selftests_sync():
              ("differ: " + ", ".join(diff)) if diff else "")]
 
 
+def checkpatch_findings(out):
+    """What checkpatch --strict reported: its ERROR, WARNING and CHECK lines."""
+    return [x for x in out.splitlines() if x.startswith(("ERROR:", "WARNING:", "CHECK:"))]
+
+
 def check_checkpatch():
     tree = ensure_vanilla()
     results = []
@@ -671,24 +744,48 @@ def check_checkpatch():
         # From stdin: run on a file that git tracks, checkpatch checks it as source.
         out = subprocess.run(["perl", tree / "scripts/checkpatch.pl", "--strict", "--no-tree",
                               "-q", "-"], stdin=open(p), capture_output=True, text=True).stdout
-        bad = [x for x in out.splitlines() if x.startswith(("ERROR:", "WARNING:"))]
+        bad = checkpatch_findings(out)
         results.append((f"checkpatch --strict {p.name}", "fail" if bad else "pass",
                         "; ".join(bad[:3])))
     return results
 
 
+def check_harness():
+    """qemu/tests/: the harness's own unit tests (its parser on recorded logs), a result each."""
+    def each(suite):
+        for t in suite:
+            yield from each(t) if isinstance(t, unittest.TestSuite) else [t]
+    tests = list(each(unittest.defaultTestLoader.discover(str(ROOT / "qemu/tests"))))
+    r = unittest.TestResult()
+    unittest.TestSuite(tests).run(r)
+    why = {t.id(): ("fail", tb.strip().splitlines()[-1]) for t, tb in r.failures + r.errors}
+    why.update({t.id(): ("skip", reason) for t, reason in r.skipped})
+    return [(f"harness: parser unit tests: {t.id()}", *why.get(t.id(), ("pass", "")))
+            for t in tests]
+
+
 def cmd_check(args):
     t0 = time.monotonic()
-    results = []
+    print("== harness", flush=True)
+    results = check_harness()
+    c = {s: sum(1 for r in results if r[1] == s) for s in ("pass", "fail", "skip")}
+    progress(f"harness: parser unit tests (qemu/tests): {c['pass']} passed, {c['fail']} failed, "
+             f"{c['skip']} skipped")
+    for n, s, d in results:
+        if s == "fail":
+            print(f"    FAIL {n}: {d}")
     for target in args.targets:
         print(f"== {args.kernel} {target}", flush=True)
         results += boot_tests(args.kernel, target)
-    print("== series", flush=True)
     if args.kernel == "patched":
-        results += check_selftests_sync()
-        results += check_checkpatch()
-    for n, s, d in results[-(len(series_patches()) + 1):]:
-        print(f"  {s:4} {n}{'  # ' + d if d else ''}")
+        print("== series", flush=True)
+        series = check_selftests_sync() + check_checkpatch()
+        for n, s, d in series:
+            print(f"  {s:4} {n}{'  # ' + d if d else ''}")
+        results += series
+    else:
+        print(f"== series: skipped (its checks run with the patched kernel, not {args.kernel})",
+              flush=True)
     c = {s: sum(1 for r in results if r[1] == s) for s in ("pass", "fail", "skip")}
     (BUILD / "results").mkdir(parents=True, exist_ok=True)
     (BUILD / "results/check.txt").write_text(
@@ -872,7 +969,7 @@ def main():
     for name, fn in (("run", cmd_run), ("guest-run", cmd_guest_run)):
         p = sub.add_parser(name)
         p.add_argument("--kernel", default="patched")
-        p.add_argument("--target", default="x86_64", choices=list(TARGETS))
+        p.add_argument("--target", default="x86_64", help=", ".join(TARGETS))
         p.add_argument("--timeout", type=int, default=300)
         if name == "guest-run":
             p.add_argument("--prog")
@@ -882,13 +979,39 @@ def main():
     dispatch(ap)
 
 
+def check_args(args):
+    """Unknown targets or kernel, or a missing tool, as a Failure, before any work."""
+    targets = list(getattr(args, "targets", None) or []) + \
+        ([args.target] if getattr(args, "target", None) else [])
+    for name in targets:
+        if name not in TARGETS:
+            raise Failure(f"unknown target {name!r}: TARGETS and ARCH take {', '.join(TARGETS)}")
+    kernel = getattr(args, "kernel", None)
+    if kernel is not None and not KERNEL_NAME.fullmatch(kernel):
+        raise Failure(f"KERNEL must be patched, vanilla or upto-NNNN, not {kernel!r}")
+    tools = {x for name in targets for x in [TARGETS[name]["qemu"], TARGETS[name]["cross"] + "gcc",
+                                              *(ABIS[a]["cc"] for a in TARGETS[name]["abis"])]}
+    missing = sorted(x for x in tools if not shutil.which(x))
+    if missing:
+        raise Failure(f"{', '.join(missing)} not installed: run 'make deps' (apt-get install "
+                      f"{' '.join(sorted({package_of(x) for x in missing}))})")
+
+
 def dispatch(ap):
-    """Run the subcommand; a Failure is one line on stderr and exit status 2."""
+    """Run the subcommand; a Failure, or a tool that is not installed, is one line on
+    stderr and exit status 2."""
     args = ap.parse_args()
     try:
+        check_args(args)
         sys.exit(args.fn(args))
     except Failure as e:
         print(f"error: {e}", file=sys.stderr)
+        sys.exit(2)
+    except FileNotFoundError as e:        # subprocess: a program that is not installed
+        if not e.filename or "/" in str(e.filename):
+            raise
+        print(f"error: {e.filename} is not installed: run 'make deps' (apt-get install "
+              f"{package_of(str(e.filename))})", file=sys.stderr)
         sys.exit(2)
 
 

@@ -3,7 +3,9 @@
 
 check-debug: the patched kernel with kconfig/debug.config (KASAN, UBSAN,
 KFENCE, kmemleak, lockdep, atomic-sleep checks, SLUB debugging, failslab and
-fail_page_alloc) boots once and runs, in order: every ABI's selftests (and
+fail_page_alloc, DEBUG_CREDENTIALS) and kconfig/randstruct.config (GCC's
+randstruct plugin, RANDSTRUCT_FULL, with the seed its build drew, which the
+results name) boots once and runs, in order: every ABI's selftests (and
 KUnit at boot), setgroups under fault injection for every ABI
 (robust/groups_fault.c), concurrent set changes, status reads, forks and
 execs for every ABI (robust/groups_stress.c), and a kmemleak scan
@@ -21,6 +23,7 @@ prints a digest of them all.  The digests of the two kernels must agree.
 import argparse
 import re
 import time
+from pathlib import Path
 
 import harness as h
 
@@ -49,7 +52,9 @@ def cmd_debug(args):
     t0 = time.monotonic()
     target = args.target
     abis = h.TARGETS[target]["abis"]
-    image = h.build_kernel("patched", target, extra=("debug",))
+    image = h.build_kernel("patched", target, extra=("debug", "randstruct"))
+    seed = (image.parents[len(Path(h.TARGETS[target]["image"]).parts) - 1]
+            / "scripts/basic/randstruct.seed").read_text().strip()
     built = h.build_userspace(target)
     progs = robust_programs(target, ["groups_fault", "groups_stress", "kmemleak_scan"])
     files, plan = h.test_plan(target, built)
@@ -77,6 +82,8 @@ def cmd_debug(args):
         if re.search(r"# \d+ calls .*faults injected|# \d+s: \d+ setgroups|"
                      r"kmemleak: \d+ suspected", line):
             print(f"    {line.strip()}")
+    print(f"check-debug: randstruct seed {seed[:16]}… (the out directory's "
+          "scripts/basic/randstruct.seed)")
     print(f"check-debug: {time.monotonic() - t0:.0f}s; build/results/{job}/")
     print(f"{c['pass']} passed, {c['fail']} failed, {c['skip']} skipped")
     return 1 if c["fail"] or not c["pass"] else 0

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel side of the native benchmark: a tree's own kernel/groups.c,
+ * included as it is (BENCH_GROUPS_C is its path) and compiled against the
+ * stand-in headers of shim/, which come first on the include path.  The
+ * only kernel header used is the tree's include/linux/cred.h, included
+ * whole (shim/linux/cred.h), so struct group_info, its accessors and its
+ * static_asserts are the tree's; the shim supplies only the kernel around
+ * them.  Below, entry points with plain C types for bench.c, including the
+ * static groups_to_user() and groups_from_user().
+ */
+#include BENCH_GROUPS_C
+
+#include "bench_api.h"
+
+#ifndef BENCH_GROUP_INFO_ACCESSORS
+/*
+ * A tree before patch 0001 (vanilla) has no group_info_set_gid(), which the
+ * build detects in its cred.h: set the flat array as 0001's accessor does.
+ */
+static inline void group_info_set_gid(struct group_info *gi, unsigned int i,
+				      kgid_t gid)
+{
+	gi->gid[i] = gid;
+}
+#endif
+
+struct group_info *bench_groups_alloc(int gidsetsize)
+{
+	return groups_alloc(gidsetsize);
+}
+
+void bench_groups_free(struct group_info *gi)
+{
+	groups_free(gi);
+}
+
+void bench_groups_fill(struct group_info *gi, const unsigned int *gids,
+		       unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		group_info_set_gid(gi, i, KGIDT_INIT(gids[i]));
+}
+
+void bench_groups_sort(struct group_info *gi)
+{
+	groups_sort(gi);
+}
+
+int bench_groups_search(const struct group_info *gi, unsigned int gid)
+{
+	return groups_search(gi, KGIDT_INIT(gid));
+}
+
+int bench_groups_to_user(unsigned int *dst, const struct group_info *gi)
+{
+	return groups_to_user((gid_t __user *)dst, gi);
+}
+
+int bench_groups_from_user(struct group_info *gi, const unsigned int *src)
+{
+	return groups_from_user(gi, (gid_t __user *)src);
+}

@@ -1,0 +1,286 @@
+# SPDX-License-Identifier: GPL-2.0
+"""make bench-native: each tree's own kernel/groups.c, timed on the host CPU.
+
+As tools/testing/radix-tree does with lib/radix-tree.c, the benchmark
+(bench/native/) compiles a tree's kernel/groups.c, lib/sort.c and
+include/linux/cred.h unchanged against stand-in headers (bench/native/shim/)
+into a user-space program, one per tree, with the same gcc flags.  The
+programs take turns (A B A B ..., the order rotated each round), pinned to
+one CPU, with the same data in a round.  Per metric and N the report gives
+the median over the rounds of the per-round ratio to the first kernel
+(vanilla) with a bootstrap 95% interval, and checks the targets: ok when the
+interval is within the target, MISS when it is wholly beyond it,
+inconclusive when it straddles it.  Results go to build/bench/native/:
+results.md, raw.tsv, allocs.tsv, PNG plots.
+"""
+
+import argparse
+import hashlib
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import bench
+import harness as h
+
+SRC = h.ROOT / "bench/native"
+OUT = h.BUILD / "bench/native"
+LOG = h.BUILD / "logs/bench-native.log"
+
+# The same flags for every tree and every unit; the kernel side sees only the
+# stand-in headers (and, through them, the tree's cred.h).
+CFLAGS = ["-O2", "-Wall", "-fno-strict-aliasing"]
+KERNEL_FLAGS = ["-nostdinc", f"-I{SRC}/shim", "-include", "linux/kconfig.h"]
+KERNEL_UNITS = ["groups_tu.c", "env.c", "sort_tu.c"]
+
+COLD_CAP = 256 << 20        # the cold working set: 4x the LLC, at most this
+
+# (metric, predicate on N, limit on patched/vanilla)
+TARGETS = [
+    (re.compile(r"search_hot_"), lambda n: True, 1.05),
+    (re.compile(r"search_cold_"), lambda n: n >= 1024, 1.0),
+    (re.compile(r"sort_random$"), lambda n: n == 65536, 0.3),
+    (re.compile(r"sort_sorted$"), lambda n: n == 65536, 0.05),
+]
+
+PLOTS = {"search-hot": ["search_hot_first", "search_hot_random", "search_hot_miss"],
+         "search-cold": ["search_cold_first", "search_cold_random", "search_cold_miss"],
+         "sort": ["sort_random", "sort_sorted", "sort_nomem_random"],
+         "copies": ["alloc_fill_free", "to_user", "from_user"]}
+
+
+def build(kernel, extra_cflags):
+    """groups_native_bench-<kernel> from the tree's own sources, and what they were"""
+    tree = h.tree_of(kernel)
+    sources = {"BENCH_CRED_H": tree / "include/linux/cred.h",
+               "BENCH_GROUPS_C": tree / "kernel/groups.c",
+               "BENCH_SORT_C": tree / "lib/sort.c"}
+    defs = [f'-D{name}="{path}"' for name, path in sources.items()]
+    # vanilla has no group_info_set_gid(): groups_tu.c then sets gid[] itself
+    if re.search(r"\bgroup_info_set_gid\s*\(", sources["BENCH_CRED_H"].read_text()):
+        defs.append("-DBENCH_GROUP_INFO_ACCESSORS")
+    objdir = OUT / "obj" / kernel
+    objdir.mkdir(parents=True, exist_ok=True)
+    flags = CFLAGS + list(extra_cflags)
+    objs, warnings = [], []
+    for unit in KERNEL_UNITS + ["bench.c"]:
+        obj = objdir / unit.replace(".c", ".o")
+        kernel_side = unit in KERNEL_UNITS
+        out = h.sh(["gcc", *flags, *(KERNEL_FLAGS + defs if kernel_side else []),
+                    "-c", SRC / unit, "-o", obj])
+        warnings += [x for x in out.splitlines() if "warning:" in x]
+        objs.append(obj)
+    exe = OUT / f"groups_native_bench-{kernel}"
+    h.sh(["gcc", "-o", exe, *objs])
+    for w in warnings:
+        print(f"  bench-native: {kernel}: {w}")
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources.values())).hexdigest()
+    return exe, f"{tree}, kernel/groups.c + cred.h + lib/sort.c sha256 {digest[:12]}"
+
+
+def llc_bytes():
+    """the largest CPU cache: sysfs, else what the C library reads from CPUID"""
+    sizes = []
+    for f in Path("/sys/devices/system/cpu/cpu0/cache").glob("index*/size"):
+        m = re.fullmatch(r"(\d+)([KM]?)", f.read_text().strip())
+        if m:
+            sizes.append(int(m.group(1)) << {"": 0, "K": 10, "M": 20}[m.group(2)])
+    if sizes:
+        return max(sizes), "sysfs"
+    for name in ("LEVEL3_CACHE_SIZE", "LEVEL2_CACHE_SIZE"):
+        r = subprocess.run(["getconf", name], capture_output=True, text=True)
+        if r.stdout.strip().isdigit() and int(r.stdout) > 0:
+            return int(r.stdout), f"getconf {name}"
+    return 32 << 20, "unknown, assumed"
+
+
+def meminfo(key):
+    m = re.search(rf"^{key}:\s+(\d+) kB", Path("/proc/meminfo").read_text(), re.M)
+    return int(m.group(1)) << 10 if m else 0
+
+
+def cpu_model():
+    """the first CPU's model name, family, model and stepping from /proc/cpuinfo"""
+    text = Path("/proc/cpuinfo").read_text().split("\n\n")[0]
+    fields = dict(re.findall(r"^([^\t:]+?)\s*:\s*(.*)$", text, re.M))
+    name = next((fields[k] for k in ("model name", "Model", "Hardware") if k in fields),
+                os.uname().machine)
+    ids = ", ".join(f"{k} {fields[k]}" for k in ("cpu family", "model", "stepping",
+                                                  "CPU implementer", "CPU part") if k in fields)
+    return f"{name} ({ids})" if ids else name
+
+
+def run(exe, cpu, seed, cold_bytes):
+    # The heap in transparent huge pages, as the kernel's direct map would be.
+    env = dict(os.environ, GLIBC_TUNABLES="glibc.malloc.hugetlb=1")
+    cmd = ["taskset", "-c", str(cpu), exe, "--seed", str(seed), "--cold-bytes",
+           str(cold_bytes)]
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if r.returncode:
+        raise h.Failure(f"{exe.name} --seed {seed} exited {r.returncode}:\n{r.stderr.strip()}")
+    lines = r.stdout.splitlines()
+    allocs = {(f[1], int(f[2])): (float(f[3]), float(f[4]))
+              for f in map(str.split, lines) if f and f[0] == "ALLOCS"}
+    info = [x for x in lines if x.startswith("INFO ")]
+    return bench.parse(lines), allocs, info
+
+
+def bootstrap(ratios, reps=4000, seed=1):
+    """95% interval of the median of ratios, resampling the rounds"""
+    rnd = random.Random(seed)
+    meds = sorted(statistics.median(rnd.choices(ratios, k=len(ratios))) for _ in range(reps))
+    return meds[int(0.025 * reps)], meds[int(0.975 * reps) - 1]
+
+
+def verdict(lo, hi, limit):
+    return "ok" if hi <= limit else "MISS" if lo > limit else "inconclusive"
+
+
+def fallback_notes(allocs):
+    """what the sort_nomem_* rows time, per kernel, from the ALLOCS counts"""
+    notes = []
+    for k, counts in allocs.items():
+        refused = sorted({n for (m, n), (_, bad) in counts.items()
+                          if m.startswith("sort_nomem_") and bad > 0})
+        missed = sorted({f"{m.replace('_nomem', '')} N={n}" for (m, n), (calls, _) in
+                         counts.items() if not m.startswith("sort_nomem_") and calls > 0
+                         and counts.get((m.replace("sort_", "sort_nomem_"), n), (0, 0))[1] == 0})
+        if not refused:
+            notes.append(f"- {k}: groups_sort() asked for no memory at any N: its "
+                         "sort_nomem_* rows time the same code as sort_* (no fallback to reach).")
+            continue
+        inputs = sorted({m[len("sort_nomem_"):] for (m, n), (_, bad) in counts.items()
+                         if m.startswith("sort_nomem_") and bad > 0})
+        notes.append(f"- {k}: with allocations failing, groups_sort() was refused memory, "
+                     f"so took its allocation-free sort, for {', '.join(inputs)} input at N = "
+                     f"{', '.join(map(str, refused))}; elsewhere it asked for none.")
+        if missed:
+            notes.append(f"- {k}: FALLBACK NOT REACHED although the normal sort allocates: "
+                         + ", ".join(missed))
+    return notes
+
+
+def report(outdir, runs, allocs, meta):
+    kernels = list(runs)
+    base, others = kernels[0], kernels[1:]
+    order = {m: i for i, (m, n) in reversed(list(enumerate(runs[base][0])))}
+    keys = sorted(runs[base][0], key=lambda mn: (order[mn[0]], mn[1]))  # as the program runs them
+    head = ["metric", "N", f"{base} ns", *[f"{k} ns" for k in others],
+            *[f"{k}/{base} [95% CI]" for k in others], "target", *others]
+    rows, misses, unclear = [], [], []
+    for m, n in keys:
+        med = [bench.fmt(statistics.median(run[(m, n)] for run in runs[k])) for k in kernels]
+        limits = [lim for rx, pred, lim in TARGETS if rx.match(m) and pred(n)]
+        ratio_txt, verdicts = [], []
+        for k in others:
+            ratios = bench.ratios_of(runs, k, base, (m, n))
+            if not ratios:
+                ratio_txt.append("-")
+                verdicts.append("")
+                continue
+            lo, hi = bootstrap(ratios)
+            ratio_txt.append(f"{statistics.median(ratios):.3f} [{lo:.3f}-{hi:.3f}]")
+            v = verdict(lo, hi, min(limits)) if limits else ""
+            verdicts.append(v)
+            if v == "MISS":
+                misses.append(f"{m} N={n}" + (f" ({k})" if others[1:] else ""))
+            elif v == "inconclusive":
+                unclear.append(f"{m} N={n}" + (f" ({k})" if others[1:] else ""))
+        target = f"<= {min(limits)}" if limits else ""
+        rows.append("| " + " | ".join([m, str(n), *med, *ratio_txt, target, *verdicts]) + " |")
+
+    md = [f"Native benchmark: each tree's kernel/groups.c compiled into a user-space program "
+          f"(bench/native/) and timed on the host CPU; {meta['rounds']} rounds, the programs "
+          f"taking turns pinned to CPU {meta['cpu']}.  ns per call, medians of the rounds; "
+          f"ratio = median over rounds of the per-round ratio, with a bootstrap 95% interval; "
+          "verdict ok when the interval is within the target, MISS when it is wholly "
+          "beyond it, inconclusive when it straddles it.", "",
+          f"- CPU: {meta['cpu_model']} (pinned to CPU {meta['cpu']})",
+          f"- last-level cache: {meta['llc'] >> 20} MiB ({meta['llc_from']}); cold lookups: "
+          f"{meta['cold'] >> 20} MiB of sets (4x the LLC, at most {COLD_CAP >> 20} MiB and a "
+          "quarter of the available memory), a random set for each lookup",
+          f"- compiler: {meta['cc']}, `{' '.join(meta['cflags'])}` for every tree; "
+          "kmalloc() and the page allocator are glibc malloc, its heap in transparent "
+          "huge pages (glibc.malloc.hugetlb=1) as the kernel's direct map would be",
+          *[f"- {k}: {meta['trees'][k]}" for k in kernels], "",
+          "| " + " | ".join(head) + " |", "|" + "---|" * len(head), *rows, "",
+          f"Targets missed: {', '.join(misses) if misses else 'none'}",
+          f"Inconclusive: {', '.join(unclear) if unclear else 'none'}", "",
+          "Allocation-free sort (sort_nomem_*: every allocation fails while groups_sort() "
+          "runs):", *fallback_notes(allocs), "",
+          "Cold working sets (N, sets, bytes): " + "; ".join(meta["cold_sets"]), "",
+          f"Command: `{meta['command']}`"]
+    (outdir / "results.md").write_text("\n".join(md) + "\n")
+    bench.plot(outdir, runs, keys, PLOTS)
+    print("\n".join(md))
+    return misses
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--kernels", nargs="+", default=["vanilla", "patched"],
+                    help="trees to compare, the first is the baseline "
+                         "(vanilla, patched, upto-NNNN)")
+    ap.add_argument("--cpu", type=int, default=max(os.sched_getaffinity(0)),
+                    help="the CPU to pin the programs to (default: the last one)")
+    ap.add_argument("--cold-mib", type=int,
+                    help="the cold lookups' working set (default: 4x the LLC, capped)")
+    ap.add_argument("--cflags", default="", help="extra gcc flags, for every tree")
+    args = ap.parse_args()
+    t0 = time.monotonic()
+    try:
+        OUT.mkdir(parents=True, exist_ok=True)
+        LOG.parent.mkdir(parents=True, exist_ok=True)
+        cflags = CFLAGS + args.cflags.split()
+        exes, trees = {}, {}
+        for k in args.kernels:
+            exes[k], trees[k] = build(k, args.cflags.split())
+        llc, llc_from = llc_bytes()
+        cold = (args.cold_mib << 20 if args.cold_mib else
+                min(4 * llc, COLD_CAP, meminfo("MemAvailable") // 4))
+        h.progress(f"bench-native: built {', '.join(exes)}; LLC {llc >> 20} MiB ({llc_from}), "
+                   f"cold working set {cold >> 20} MiB, CPU {args.cpu}", t0)
+
+        runs = {k: [] for k in args.kernels}
+        allocs, info = {}, []
+        for r in range(args.rounds):
+            shift = r % len(args.kernels)
+            for k in args.kernels[shift:] + args.kernels[:shift]:   # A B, B A, ...
+                start = time.monotonic()
+                values, counts, lines = run(exes[k], args.cpu, r + 1, cold)
+                runs[k].append(values)
+                allocs.setdefault(k, counts)
+                info = info or lines
+                h.progress(f"bench-native: round {r + 1}/{args.rounds} {k}", start)
+        keys = {k: set(runs[k][0]) for k in runs}
+        if any(v != keys[args.kernels[0]] for v in keys.values()):
+            raise h.Failure("the kernels' programs measured different metrics")
+
+        bench.write_raw(OUT, runs)
+        (OUT / "allocs.tsv").write_text("kernel\tmetric\tN\tallocs_per_sort\trefused\n" + "".join(
+            f"{k}\t{m}\t{n}\t{c}\t{f}\n" for k in allocs for (m, n), (c, f) in
+            sorted(allocs[k].items())))
+        cc = subprocess.run(["gcc", "--version"], capture_output=True, text=True).stdout
+        command = "make bench-native" + (f" ROUNDS={args.rounds}" if args.rounds != 9 else "")
+        if args.kernels != ["vanilla", "patched"]:
+            command += f" KERNELS=\"{' '.join(args.kernels)}\""
+        meta = {"rounds": args.rounds, "cpu": args.cpu, "cpu_model": cpu_model(),
+                "llc": llc, "llc_from": llc_from, "cold": cold, "cc": cc.splitlines()[0],
+                "cflags": cflags, "trees": trees, "command": command,
+                "cold_sets": [" ".join(x.split()[2:5]) for x in info
+                              if x.startswith("INFO cold_sets")]}
+        report(OUT, runs, allocs, meta)
+        print(f"bench-native: {time.monotonic() - t0:.0f}s; results in {OUT}/")
+    except h.Failure as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,128 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The harness's result parser on recorded console logs (qemu/testdata/).
+
+python3 -m unittest discover -s qemu/tests   (make check runs these first)
+"""
+
+import argparse
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import harness as h  # noqa: E402
+
+DATA = Path(__file__).resolve().parent.parent / "testdata"
+
+
+def parse(name, kunit=True, outcome="ok"):
+    """(outcome, results) of a recorded console log, as boot_plan would make them."""
+    lines = (DATA / name).read_text().splitlines()
+    outcome = h.console_outcome(lines, outcome)
+    return outcome, h.analyse(lines, outcome, "t", kunit)
+
+
+def fails(results):
+    return {n: d for n, s, d in results if s == "fail"}
+
+
+class ConsoleLogs(unittest.TestCase):
+    def test_pass(self):
+        outcome, results = parse("pass.log")
+        self.assertEqual(outcome, "ok")
+        self.assertEqual(fails(results), {})
+        names = [n for n, _, _ in results]
+        self.assertEqual(len(names), len(set(names)), "result names must be unique")
+        self.assertIn(("t/kunit/groups/groups_test_sort/n=1023", "pass", ""), results)
+        self.assertIn(("t/kunit/groups/groups_test_alloc_limits", "pass", ""), results)
+        self.assertIn(("t/kunit/groups suite reported", "pass", ""), results)
+        self.assertIn(("t/x86_64/groups_test/global.compat16_overflow", "skip",
+                       "no 16-bit group calls in this ABI"), results)
+        self.assertIn(("t/i386/groups_test/global.compat16_overflow", "pass", ""), results)
+        count = {s: sum(1 for r in results if r[1] == s) for s in ("pass", "fail", "skip")}
+        self.assertEqual(count, {"pass": 25 + 1 + 3 + 2 + 2, "fail": 0, "skip": 1})
+
+    def test_kunit_failure(self):
+        outcome, results = parse("kunit-failure.log")
+        self.assertEqual(outcome, "ok")
+        self.assertEqual(list(fails(results)), ["t/kunit/groups/groups_test_sort/n=1023"])
+
+    def test_panic(self):
+        outcome, results = parse("panic.log")
+        self.assertIn("Kernel panic", outcome)
+        f = fails(results)
+        self.assertIn("Kernel panic", f["t/boot"])
+        self.assertEqual(f["t/x86_64/groups_test"], "no end (crash or timeout)")
+
+    def test_oops(self):
+        outcome, results = parse("oops.log")
+        self.assertIn("BUG: kernel NULL pointer dereference", outcome)
+        f = fails(results)
+        self.assertEqual(set(f), {"t/boot", "t/x86_64/groups_test/global.block_edges"})
+
+    def test_warn_fails_a_boot_whose_tests_passed(self):
+        outcome, results = parse("warn.log")
+        self.assertIn("WARNING: CPU: 0 PID: 68 at kernel/groups.c:142", outcome)
+        self.assertEqual(list(fails(results)), ["t/boot"])
+
+    def test_hang(self):
+        for given in ("ok", "timeout after 900s"):
+            outcome, results = parse("hang.log", outcome=given)
+            self.assertNotEqual(outcome, "ok")
+            f = fails(results)
+            self.assertEqual(f["t/x86_64/groups_test"], "no end (crash or timeout)")
+            self.assertIn("t/boot", f)
+
+    def test_program_that_printed_nothing(self):
+        outcome, results = parse("silent.log")
+        self.assertEqual(outcome, "ok")
+        self.assertEqual(fails(results), {"t/x86_64/groups_users_test": "reported no test"})
+
+    def test_missing_kunit_suite(self):
+        lines = (DATA / "no-kunit.log").read_text().splitlines()
+        for log in (lines, [x for x in lines if "KTAP" not in x and "1..0" not in x]):
+            outcome = h.console_outcome(log)
+            self.assertEqual(outcome, "ok")
+            self.assertEqual(list(fails(h.analyse(log, outcome, "t", kunit=True))),
+                             ["t/kunit/groups suite reported"])
+            # the bisect kernels before the suite's patch have none: no failure
+            self.assertEqual(fails(h.analyse(log, outcome, "t", kunit=False)), {})
+
+
+class Rules(unittest.TestCase):
+    def test_kunit_expected_from_the_config(self):
+        with tempfile.TemporaryDirectory() as out:
+            image = Path(out) / h.TARGETS["x86_64"]["image"]
+            self.assertTrue(h.kunit_expected("patched", "x86_64", image))   # no .config
+            (Path(out) / ".config").write_text("CONFIG_KUNIT=y\n")
+            self.assertFalse(h.kunit_expected("bisect", "x86_64", image))
+            self.assertFalse(h.kunit_expected("patched", "x86_64", image))
+            (Path(out) / ".config").write_text("CONFIG_KUNIT=y\nCONFIG_GROUPS_KUNIT_TEST=y\n")
+            self.assertTrue(h.kunit_expected("bisect", "x86_64", image))
+
+    def test_checkpatch_error_warning_and_check_count(self):
+        text = (DATA / "checkpatch-findings.txt").read_text()
+        self.assertEqual([x.split(":")[0] for x in h.checkpatch_findings(text)],
+                         ["CHECK", "WARNING", "ERROR"])
+        self.assertEqual(h.checkpatch_findings(""), [])
+
+    def test_unknown_names_and_missing_tools_are_one_line(self):
+        def error(**kw):
+            with self.assertRaises(h.Failure) as e:
+                h.check_args(argparse.Namespace(**kw))
+            self.assertNotIn("\n", str(e.exception))
+            return str(e.exception)
+        self.assertIn("x86_64, arm64, arm64-64k", error(targets=["arm"], kernel="patched"))
+        self.assertIn("x86_64, arm64, arm64-64k", error(target="arm", kernel="patched"))
+        self.assertIn("patched, vanilla or upto-NNNN", error(targets=["x86_64"], kernel="foo"))
+        with mock.patch.object(h.shutil, "which", return_value=None):
+            msg = error(targets=["arm64"], kernel="patched")
+        for want in ("make deps", "qemu-system-arm", "gcc-aarch64-linux-gnu",
+                     "gcc-arm-linux-gnueabihf"):
+            self.assertIn(want, msg)
+
+
+if __name__ == "__main__":
+    unittest.main()
