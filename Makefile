@@ -22,7 +22,7 @@ PACKAGES := linux-source-6.1 qemu-system-x86 qemu-system-arm \
 	gcc-arm-linux-gnueabihf libc6-dev-arm64-cross libc6-dev-i386-cross \
 	libc6-dev-armhf-cross flex bison bc libelf-dev libssl-dev cpio perl \
 	python3 git xz-utils gnuplot-nox git-email libmailtools-perl sparse \
-	gcc-12-plugin-dev gcc-12-plugin-dev-aarch64-linux-gnu
+	gcc-12-plugin-dev gcc-12-plugin-dev-aarch64-linux-gnu qemu-user
 
 ROUNDS  ?= 5
 
@@ -102,7 +102,8 @@ bench-lookups: deps
 
 bench-native: ROUNDS = 9
 bench-native: deps
-	@python3 qemu/bench_native.py --rounds $(ROUNDS) $(if $(KERNELS),--kernels $(KERNELS))
+	@python3 qemu/bench_native.py --rounds $(ROUNDS) $(if $(KERNELS),--kernels $(KERNELS)) \
+		$(if $(TCG),--tcg) $(if $(ONLY),--only $(ONLY))
 
 export:
 	@$(HARNESS) export $(if $(KEEP_AUTHOR),--keep-author)

@@ -104,8 +104,13 @@ def meminfo(key):
     return int(m.group(1)) << 10 if m else 0
 
 
-def cpu_model():
-    """the first CPU's model name, family, model and stepping from /proc/cpuinfo"""
+def cpu_model(tcg=False):
+    """The first CPU's model name, family, model and stepping from /proc/cpuinfo,
+    or QEMU's user-mode TCG on it."""
+    if tcg:
+        qemu = subprocess.run(["qemu-x86_64", "--version"], capture_output=True,
+                              text=True).stdout.splitlines()[0]
+        return f"{qemu}, user-mode TCG, on {cpu_model()}"
     text = Path("/proc/cpuinfo").read_text().split("\n\n")[0]
     fields = dict(re.findall(r"^([^\t:]+?)\s*:\s*(.*)$", text, re.M))
     name = next((fields[k] for k in ("model name", "Model", "Hardware") if k in fields),
@@ -115,11 +120,11 @@ def cpu_model():
     return f"{name} ({ids})" if ids else name
 
 
-def run(exe, cpu, seed, cold_bytes):
+def run(exe, cpu, seed, cold_bytes, tcg=False, only=None):
     # The heap in transparent huge pages, as the kernel's direct map would be.
     env = dict(os.environ, GLIBC_TUNABLES="glibc.malloc.hugetlb=1")
-    cmd = ["taskset", "-c", str(cpu), exe, "--seed", str(seed), "--cold-bytes",
-           str(cold_bytes)]
+    cmd = ["taskset", "-c", str(cpu), *(["qemu-x86_64"] if tcg else []), exe, "--seed",
+           str(seed), "--cold-bytes", str(cold_bytes), *(["--only", only] if only else [])]
     r = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if r.returncode:
         raise h.Failure(f"{exe.name} --seed {seed} exited {r.returncode}:\n{r.stderr.strip()}")
@@ -232,10 +237,15 @@ def main():
     ap.add_argument("--cold-mib", type=int,
                     help="the cold lookups' working set (default: 4x the LLC, capped)")
     ap.add_argument("--cflags", default="", help="extra gcc flags, for every tree")
+    ap.add_argument("--tcg", action="store_true",
+                    help="run the programs under QEMU's user-mode TCG (qemu-x86_64), "
+                         "results in build/bench/native-tcg/")
+    ap.add_argument("--only", help="only the metrics whose name starts with this")
     args = ap.parse_args()
+    out = OUT.with_name("native-tcg") if args.tcg else OUT
     t0 = time.monotonic()
     try:
-        OUT.mkdir(parents=True, exist_ok=True)
+        out.mkdir(parents=True, exist_ok=True)
         LOG.parent.mkdir(parents=True, exist_ok=True)
         cflags = CFLAGS + args.cflags.split()
         exes, trees = {}, {}
@@ -253,7 +263,8 @@ def main():
             shift = r % len(args.kernels)
             for k in args.kernels[shift:] + args.kernels[:shift]:   # A B, B A, ...
                 start = time.monotonic()
-                values, counts, lines = run(exes[k], args.cpu, r + 1, cold)
+                values, counts, lines = run(exes[k], args.cpu, r + 1, cold, args.tcg,
+                                            args.only)
                 runs[k].append(values)
                 allocs.setdefault(k, counts)
                 info = info or lines
@@ -262,21 +273,22 @@ def main():
         if any(v != keys[args.kernels[0]] for v in keys.values()):
             raise h.Failure("the kernels' programs measured different metrics")
 
-        bench.write_raw(OUT, runs)
-        (OUT / "allocs.tsv").write_text("kernel\tmetric\tN\tallocs_per_sort\trefused\n" + "".join(
+        bench.write_raw(out, runs)
+        (out / "allocs.tsv").write_text("kernel\tmetric\tN\tallocs_per_sort\trefused\n" + "".join(
             f"{k}\t{m}\t{n}\t{c}\t{f}\n" for k in allocs for (m, n), (c, f) in
             sorted(allocs[k].items())))
         cc = subprocess.run(["gcc", "--version"], capture_output=True, text=True).stdout
         command = "make bench-native" + (f" ROUNDS={args.rounds}" if args.rounds != 9 else "")
         if args.kernels != ["vanilla", "patched"]:
             command += f" KERNELS=\"{' '.join(args.kernels)}\""
-        meta = {"rounds": args.rounds, "cpu": args.cpu, "cpu_model": cpu_model(),
+        command += (" TCG=1" if args.tcg else "") + (f" ONLY={args.only}" if args.only else "")
+        meta = {"rounds": args.rounds, "cpu": args.cpu, "cpu_model": cpu_model(args.tcg),
                 "llc": llc, "llc_from": llc_from, "cold": cold, "cc": cc.splitlines()[0],
                 "cflags": cflags, "trees": trees, "command": command,
                 "cold_sets": [" ".join(x.split()[2:5]) for x in info
                               if x.startswith("INFO cold_sets")]}
-        report(OUT, runs, allocs, meta)
-        print(f"bench-native: {time.monotonic() - t0:.0f}s; results in {OUT}/")
+        report(out, runs, allocs, meta)
+        print(f"bench-native: {time.monotonic() - t0:.0f}s; results in {out}/")
     except h.Failure as e:
         print(f"error: {e}", file=sys.stderr)
         sys.exit(2)

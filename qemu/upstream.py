@@ -225,11 +225,13 @@ def check_randstruct(results, seeds=RANDSTRUCT_SEEDS, tree=None):
         (out / "scripts/gcc-plugins/randomize_layout_seed.h").unlink(missing_ok=True)
         for o in RANDSTRUCT_OBJECTS:
             (out / o).unlink(missing_ok=True)
+        before = log.stat().st_size
         r = h.sh(["make", "-C", tree, f"O={out}", f"ARCH={t['karch']}", f"-j{h.JOBS}",
                   *RANDSTRUCT_OBJECTS], log, check=False)
         used = (out / "scripts/gcc-plugins/randomize_layout_seed.h").read_text()
-        errors = [x for x in log.read_text(errors="replace").splitlines()[-200:]
-                  if "error:" in x]
+        with open(log, errors="replace") as f:
+            f.seek(before)
+            errors = sorted({re.sub(r"^.*error: ", "", x) for x in f if "error:" in x})
         if seed not in used:
             ok, detail = False, "the plugin was not rebuilt with this seed"
         else:
