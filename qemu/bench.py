@@ -17,6 +17,7 @@ other phase of the benchmark before them.  Its results go to
 build/bench/<target>-lookups/.
 """
 
+import random
 import shutil
 import statistics
 import subprocess
@@ -116,7 +117,8 @@ def cmd_bench(args):
         return 0
     runs = {k: [] for k in kernels}
     for r in range(args.rounds):
-        for k in kernels:                     # A B C A B C ...
+        shift = r % len(kernels)
+        for k in kernels[shift:] + kernels[:shift]:     # A B C, B C A, C A B, ...
             job = f"bench-{k}-{outdir.name}-r{r}"
             for attempt in range(5):
                 lines, outcome, elapsed = h.boot(k, target, job, images[k], initrds[k], 1800)
@@ -186,6 +188,18 @@ def ratios_of(runs, a, b, key):
     return [xi / yi for xi, yi in zip(x, y) if yi > 0] or None
 
 
+def bootstrap(ratios, reps=4000, seed=1):
+    """95% interval of the median of ratios, resampling the rounds"""
+    rnd = random.Random(seed)
+    meds = sorted(statistics.median(rnd.choices(ratios, k=len(ratios))) for _ in range(reps))
+    return meds[int(0.025 * reps)], meds[int(0.975 * reps) - 1]
+
+
+def verdict_of(lo, hi, limit):
+    """ok when the interval is within the target, MISS when wholly beyond it"""
+    return "ok" if hi <= limit else "MISS" if lo > limit else "inconclusive"
+
+
 def ratio_of(runs, a, b, key):
     """median and spread of a/b over the rounds, or None"""
     ratios = ratios_of(runs, a, b, key)
@@ -224,14 +238,15 @@ def report(target, outdir, runs, rounds, lookups=False):
                 rows.append(f"| {m} | {n} | {fmt(vm)} | {fmt(pm)} | {UNITS.get(m, 'ns')} | "
                             "- (vanilla 0: below resolution) | | | |")
                 continue
-            ratio_txt = f"{r[0]:.3f} [{r[1]:.3f}-{r[2]:.3f}]"
+            lo, hi = bootstrap(ratios_of(runs, "patched", "vanilla", (m, n)))
+            ratio_txt = f"{r[0]:.3f} [{lo:.3f}-{hi:.3f}]"
             limits = [lim for tm, pred, lim in TARGETS if tm == m and pred(n, page)]
             if limits:
                 lim = min(limits)
                 target_txt = f"<= {lim}"
-                verdict = "ok" if r[0] <= lim else "MISS"
-        if verdict == "MISS":
-            misses.append(f"{m} N={n}")
+                verdict = verdict_of(lo, hi, lim)
+        if verdict in ("MISS", "inconclusive"):
+            misses.append(f"{m} N={n}{' (inconclusive)' if verdict == 'inconclusive' else ''}")
         unit = UNITS.get(m, "ns")
         rows.append(f"| {m} | {n} | {fmt(vm)} | {fmt(pm)} | {unit} | {ratio_txt} | "
                     f"{target_txt} | {verdict} | {mid_txt} |")
@@ -240,15 +255,18 @@ def report(target, outdir, runs, rounds, lookups=False):
 
     cmd = f"make bench{'-lookups' if lookups else ''} ARCH={target} ROUNDS={rounds}"
     md = [f"Benchmark: patched / vanilla, {target}, page size {page}, {rounds} rounds; "
-          f"the kernels ({', '.join(runs)}) boot in turn under QEMU TCG; medians of the "
-          "rounds, ratio = median over rounds of patched/vanilla [min-max].  The last "
+          f"the kernels ({', '.join(runs)}) boot in turn under QEMU TCG, the order "
+          "rotated each round; medians of the rounds, ratio = median over rounds of "
+          "patched/vanilla [bootstrap 95% interval of that median]; a verdict is ok when "
+          "the interval is within the target, MISS when wholly beyond it, inconclusive "
+          "when it straddles it.  The last "
           f"column is the same ratio for the series up to {ATTRIBUTE} (the sort and copy "
           "patches on the flat array): what remains between it and the patched column is "
           "the storage patch's doing.", "",
-          f"| metric | N | vanilla | patched | unit | patched/vanilla [spread] | target | | "
+          f"| metric | N | vanilla | patched | unit | patched/vanilla [95% CI] | target | | "
           f"up to {ATTRIBUTE}/vanilla |",
           "|---|---|---|---|---|---|---|---|---|", *rows, "",
-          f"Targets missed: {', '.join(misses) if misses else 'none'}", "",
+          f"Targets missed or inconclusive: {', '.join(misses) if misses else 'none'}", "",
           f"Command: `{cmd}`"]
     (outdir / "results.md").write_text("\n".join(md) + "\n")
     (outdir / "command.txt").write_text(cmd + "\n")

@@ -17,7 +17,6 @@ results.md, raw.tsv, allocs.tsv, PNG plots.
 import argparse
 import hashlib
 import os
-import random
 import re
 import statistics
 import subprocess
@@ -135,17 +134,6 @@ def run(exe, cpu, seed, cold_bytes, tcg=False, only=None):
     return bench.parse(lines), allocs, info
 
 
-def bootstrap(ratios, reps=4000, seed=1):
-    """95% interval of the median of ratios, resampling the rounds"""
-    rnd = random.Random(seed)
-    meds = sorted(statistics.median(rnd.choices(ratios, k=len(ratios))) for _ in range(reps))
-    return meds[int(0.025 * reps)], meds[int(0.975 * reps) - 1]
-
-
-def verdict(lo, hi, limit):
-    return "ok" if hi <= limit else "MISS" if lo > limit else "inconclusive"
-
-
 def fallback_notes(allocs):
     """what the sort_nomem_* rows time, per kernel, from the ALLOCS counts"""
     notes = []
@@ -188,9 +176,9 @@ def report(outdir, runs, allocs, meta):
                 ratio_txt.append("-")
                 verdicts.append("")
                 continue
-            lo, hi = bootstrap(ratios)
+            lo, hi = bench.bootstrap(ratios)
             ratio_txt.append(f"{statistics.median(ratios):.3f} [{lo:.3f}-{hi:.3f}]")
-            v = verdict(lo, hi, min(limits)) if limits else ""
+            v = bench.verdict_of(lo, hi, min(limits)) if limits else ""
             verdicts.append(v)
             if v == "MISS":
                 misses.append(f"{m} N={n}" + (f" ({k})" if others[1:] else ""))
