@@ -497,15 +497,17 @@ def boot_args(t):
     return " ".join([f"console={t['console']}", "panic=-1"] + args)
 
 
-def boot(kernel, target, job, image, initrd, timeout, loglevel=None, echo=None):
-    """Boot, keep console.log, return (lines, outcome) where outcome is 'ok' or why not."""
+def boot(kernel, target, job, image, initrd, timeout, loglevel=None, echo=None, smp=1):
+    """Boot, keep console.log, return (lines, outcome) where outcome is 'ok' or why not.
+    smp > 1: that many vCPUs, on as many host threads (multi-threaded TCG)."""
     t = TARGETS[target]
     resdir = BUILD / "results" / job
     resdir.mkdir(parents=True, exist_ok=True)
     append = boot_args(t)
     if loglevel is not None:
         append += f" loglevel={loglevel}"
-    cmd = [t["qemu"], "-M", t["machine"], "-cpu", t["cpu"], "-m", "2048", "-smp", "1",
+    cmd = [t["qemu"], "-M", t["machine"], "-cpu", t["cpu"], "-m", "2048", "-smp", str(smp),
+           *(["-accel", "tcg,thread=multi"] if smp > 1 else []),
            "-nographic", "-monitor", "none", "-serial", "stdio", "-no-reboot",
            "-kernel", str(image), "-initrd", str(initrd), "-append", append]
     (resdir / "qemu.cmd").write_text(" ".join(shlex.quote(c) for c in cmd) + "\n")
@@ -688,7 +690,7 @@ def boot_suite(kernel, target, image, job=None, quiet=False):
     return results
 
 
-def boot_plan(kernel, target, image, job, files, plan, timeout, built=None):
+def boot_plan(kernel, target, image, job, files, plan, timeout, built=None, smp=1):
     """Boot with /init, files and plan; return the console, outcome, time and results.
     built: build_userspace(target), if the caller has it already."""
     built = built or build_userspace(target)
@@ -696,7 +698,7 @@ def boot_plan(kernel, target, image, job, files, plan, timeout, built=None):
     initrd = make_initramfs(BUILD / "results" / job / "initramfs.cpio", files, plan)
     progress(f"boot: {job}: booting {kernel} {target} "
              f"(console: {shown(BUILD / 'results' / job / 'console.log')})")
-    lines, outcome, elapsed = boot(kernel, target, job, image, initrd, timeout)
+    lines, outcome, elapsed = boot(kernel, target, job, image, initrd, timeout, smp=smp)
     return lines, outcome, elapsed, analyse(lines, outcome, job,
                                             kunit_expected(kernel, target, image))
 

@@ -33,8 +33,13 @@ DEBUG_ON = {
     "KFENCE": re.compile(r"kfence: initialized"),
     "kmemleak": re.compile(r"kmemleak: Kernel memory leak detector initialized"),
     "lockdep": re.compile(r"Lock dependency validator"),
+    "2 CPUs": re.compile(r"smp: Brought up \d+ nodes?, 2 CPUs"),
+    "full preemption": re.compile(r"Dynamic Preempt: full|Linux version .* PREEMPT "),
 }
 FAULT_CALLS = 10000
+# vCPUs of the debug guest, each on a host thread, so that the stress
+# program's threads really run in the kernel at once (with PREEMPT)
+DEBUG_SMP = 2
 STRESS_SECONDS = 30
 DIFF_OPS = 100000
 DIFF_SEED = 20261203
@@ -71,7 +76,7 @@ def cmd_debug(args):
 
     job = f"debug-{target}"
     lines, outcome, elapsed, results = h.boot_plan("patched", target, image, job, files, plan,
-                                                   timeout=6 * 3600, built=built)
+                                                   timeout=6 * 3600, built=built, smp=DEBUG_SMP)
     text = "\n".join(lines)
     for what, pattern in DEBUG_ON.items():
         on = bool(pattern.search(text))
