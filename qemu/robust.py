@@ -14,6 +14,10 @@ lockdep, BUG, WARNING, "sleeping function called" or leak report on the
 console fails it.  The console must also show that each of those debug
 facilities was on.
 
+check-kcsan: the patched x86_64 kernel with kconfig/kcsan.config (KCSAN,
+PREEMPT), 2 vCPUs under multi-threaded TCG, runs the stress program under
+every ABI; any KCSAN report, as any other kernel problem, fails it.
+
 check-differential: robust/groups_diff.c runs the same seeded random
 sequence of group operations under every ABI of each target, on the vanilla
 and on the patched kernel; it checks each result against a model of 6.1 and
@@ -35,6 +39,11 @@ DEBUG_ON = {
     "lockdep": re.compile(r"Lock dependency validator"),
     "2 CPUs": re.compile(r"smp: Brought up \d+ nodes?, 2 CPUs"),
     "full preemption": re.compile(r"Dynamic Preempt: full|Linux version .* PREEMPT "),
+}
+KCSAN_ON = {
+    "KCSAN": re.compile(r"kcsan: enabled early"),
+    "2 CPUs": DEBUG_ON["2 CPUs"],
+    "full preemption": DEBUG_ON["full preemption"],
 }
 FAULT_CALLS = 10000
 # vCPUs of the debug guest, each on a host thread, so that the stress
@@ -94,6 +103,32 @@ def cmd_debug(args):
     return 1 if c["fail"] or not c["pass"] else 0
 
 
+def cmd_kcsan(args):
+    t0 = time.monotonic()
+    target = args.target
+    abis = h.TARGETS[target]["abis"]
+    image = h.build_kernel("patched", target, extra=("kcsan",))
+    built = h.build_userspace(target)
+    progs = robust_programs(target, ["groups_stress"])
+    files = {f"/robust/{abi}/groups_stress": progs[abi]["groups_stress"] for abi in abis}
+    plan = [[f"{abi}/groups_stress", args.seconds * 4 + 120, f"/robust/{abi}/groups_stress",
+             "--seconds", args.seconds] for abi in abis]
+    job = f"kcsan-{target}"
+    lines, outcome, elapsed, results = h.boot_plan("patched", target, image, job, files, plan,
+                                                   timeout=3 * 3600, built=built, smp=DEBUG_SMP)
+    text = "\n".join(lines)
+    for what, pattern in KCSAN_ON.items():
+        on = bool(pattern.search(text))
+        results.append((f"{job}/{what} was on", "pass" if on else "fail",
+                        "" if on else f"no '{pattern.pattern}' on the console"))
+    c = h.report_boot(job, results, lines, outcome, elapsed)
+    races = [x for x in lines if "KCSAN:" in x]
+    print(f"check-kcsan: {len(races)} KCSAN report(s); {time.monotonic() - t0:.0f}s; "
+          f"build/results/{job}/")
+    print(f"{c['pass']} passed, {c['fail']} failed, {c['skip']} skipped")
+    return 1 if c["fail"] or not c["pass"] else 0
+
+
 def cmd_differential(args):
     t0 = time.monotonic()
     results, digests = [], {}
@@ -148,6 +183,10 @@ def main():
     p.add_argument("--calls", type=int, default=FAULT_CALLS)
     p.add_argument("--seconds", type=int, default=STRESS_SECONDS)
     p.set_defaults(fn=cmd_debug)
+    p = sub.add_parser("check-kcsan")
+    p.add_argument("--target", default="x86_64", choices=["x86_64"])
+    p.add_argument("--seconds", type=int, default=STRESS_SECONDS)
+    p.set_defaults(fn=cmd_kcsan)
     p = sub.add_parser("check-differential")
     p.add_argument("--seed", type=int, default=DIFF_SEED)
     p.add_argument("--ops", type=int, default=DIFF_OPS)
