@@ -94,7 +94,7 @@ def cmd_debug(args):
     c = h.report_boot(job, results, lines, outcome, elapsed)
     for line in lines:
         if re.search(r"# \d+ calls .*faults injected|# \d+s: \d+ setgroups|"
-                     r"kmemleak: \d+ suspected", line):
+                     r"# memory: (pages in use|\d+ pages held)|kmemleak: \d+ suspected", line):
             print(f"    {line.strip()}")
     print(f"check-debug: randstruct seed {seed[:16]}… (the out directory's "
           "scripts/basic/randstruct.seed)")

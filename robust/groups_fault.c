@@ -2,21 +2,52 @@
 /*
  * setgroups() under fault injection (make check-debug).
  *
- * failslab and fail_page_alloc are set up through debugfs to fail about one
+ * failslab and fail_page_alloc (Documentation/fault-injection/
+ * fault-injection.rst) are set up through debugfs to fail about one
  * allocation in ten, sleeping ones included (ignore-gfp-wait=N), for this
  * task only (task-filter=Y plus /proc/self/make-it-fail, which is set just
- * around each call so that nothing else the program does is hit).  Then
- * random sets of 0 to 65,536 groups are installed, through the native call
- * and, where the ABI has it, the 16-bit one.  After every call getgroups()
- * must show either exactly the requested set (sorted, duplicates kept) or,
- * if the call failed with ENOMEM, exactly the previous set.  Anything else,
- * any other errno included, is a failure.  getgroups() itself runs with
- * faults enabled too: it allocates nothing and must not fail.
+ * around each call so that nothing else the program does is hit).  Random
+ * sets of 0 to 65,536 groups are installed, through the native call and,
+ * where the ABI has it, the 16-bit one.  After every call getgroups() must
+ * show either exactly the requested set (sorted, duplicates kept) or, if the
+ * call failed with ENOMEM, exactly the previous set.  Anything else, any
+ * other errno included, is a failure.  getgroups() itself runs with faults
+ * enabled too: it allocates nothing and must not fail.
  *
- * The number of faults injected is read back from the "times" counters.
+ * Both injectors must fire, and each must make setgroups() fail on its own:
+ * the calls run in three phases, failslab alone, fail_page_alloc alone, then
+ * both.  Each injector's debugfs "times" counter, which should_fail_ex()
+ * (lib/fault-inject.c) decrements once per injected failure and never
+ * otherwise, gives how many failures each one injected in each phase.
  *
- *	groups_fault [--calls N] [--seed S] [--probability P]
+ * Then memory must come back.  The blocks of a long list are order-0 pages
+ * from __get_free_page(), which kmemleak does not track, so a lost block is
+ * a leak that only the page counts show.  Before the calls (after a warm-up
+ * under fault injection, which leaves the slab caches and KASAN's stack
+ * depot as they will stay) and after them and setgroups(0, NULL), with
+ * caches settled, the program measures
+ *
+ *  - pages in use: the sum over the zones of /proc/zoneinfo of managed
+ *    pages less free pages less the pages on the per-CPU free lists (the
+ *    "count:" of each pageset, which "pages free" leaves out);
+ *  - slab pages: nr_slab_reclaimable + nr_slab_unreclaimable of /proc/vmstat;
+ *
+ * and each may exceed its baseline by PAGE_BOUND and SLAB_BOUND pages at
+ * most (-P, -S).  "Settled" is: 1 s for RCU (credentials, and the group
+ * lists with them, are freed after a grace period), every cache in
+ * /sys/kernel/slab shrunk ("shrink": that also empties KASAN's quarantine of
+ * the cache and frees the empty slabs), twice, then /proc/sys/vm/stat_refresh
+ * to fold the per-CPU counter deltas.  The measurement after the calls is
+ * repeated up to ATTEMPTS times, a second apart, until it is within bounds:
+ * what is only late comes back, a leak does not.  Last, the program holds
+ * CAL_PAGES order-0 pages in pipe buffers and measures again: the pages in
+ * use must rise by about CAL_PAGES, over the bound, which shows that a leak
+ * of that many pages would have failed the check.  No memory cgroup: the
+ * guest kernels are tinyconfig ones, without CONFIG_MEMCG.
+ *
+ *	groups_fault [-c calls] [-s seed] [-p percent] [-P pages] [-S pages]
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -31,8 +62,26 @@
 #include "../selftests/groups.h"
 
 #define TIMES_START	1000000000L
+#define WARMUP_MIN	100		/* calls before the baseline, at least ... */
+#define WARMUP_DIV	20		/* ... or one in 20 of --calls */
+#define PAGE_BOUND	32		/* pages in use above the baseline at most */
+#define SLAB_BOUND	16		/* slab pages above the baseline at most */
+#define ATTEMPTS	10		/* measurements after the calls, 1 s apart */
+#define CAL_PAGES	100		/* pages held in pipes to show the check sees them */
+#define CAL_SHORT	8		/* of which it may miss this many */
+#define MAX_PIPES	64
+#define MAX_VMSTAT	400
 
-static const char * const attrs[] = { "failslab", "fail_page_alloc" };
+enum { FAILSLAB, FAIL_PAGE_ALLOC, NATTRS };
+static const char * const attrs[NATTRS] = { "failslab", "fail_page_alloc" };
+
+/* What runs in a phase and what came of it */
+struct phase {
+	const char *name;
+	bool on[NATTRS];
+	long calls, ok, enomem, bad, by16;
+	long injected[NATTRS];
+};
 
 static uint64_t rng_state;
 
@@ -80,14 +129,14 @@ static long fi_times(const char *attr)
 	return v;
 }
 
-static int fi_setup(int probability)
+/* Everything but the probability, which stays 0 here. */
+static int fi_setup(void)
 {
-	char prob[16], times[32];
+	char times[32];
 	size_t i;
 
-	snprintf(prob, sizeof(prob), "%d", probability);
 	snprintf(times, sizeof(times), "%ld", TIMES_START);
-	for (i = 0; i < ARRAY_SIZE(attrs); i++) {
+	for (i = 0; i < NATTRS; i++) {
 		if (fi_write(attrs[i], "probability", "0") ||
 		    fi_write(attrs[i], "interval", "1") ||
 		    fi_write(attrs[i], "times", times) ||
@@ -95,7 +144,7 @@ static int fi_setup(int probability)
 		    fi_write(attrs[i], "verbose", "0") ||
 		    fi_write(attrs[i], "task-filter", "Y") ||
 		    fi_write(attrs[i], "ignore-gfp-wait", "N") ||
-		    fi_write(attrs[i], "probability", prob))
+		    fi_times(attrs[i]) != TIMES_START)
 			return -1;
 	}
 	if (fi_write("fail_page_alloc", "ignore-gfp-highmem", "N") ||
@@ -104,11 +153,19 @@ static int fi_setup(int probability)
 	return 0;
 }
 
+static int fi_probability(int attr, long percent)
+{
+	char prob[16];
+
+	snprintf(prob, sizeof(prob), "%ld", percent);
+	return fi_write(attrs[attr], "probability", prob);
+}
+
 static void fi_stop(void)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(attrs); i++)
+	for (i = 0; i < NATTRS; i++)
 		fi_write(attrs[i], "probability", "0");
 }
 
@@ -120,67 +177,32 @@ static void faults(int on)
 		ksft_exit_fail_msg("make-it-fail: %s\n", strerror(errno));
 }
 
-int main(int argc, char **argv)
+/* The calls: buffers allocated, mapped and locked before faults are enabled. */
+static gid_t *want, *prev, *got;
+static uint16_t *list16;
+static int nprev;
+static long bad_total, get_bad;
+
+static void run_phase(struct phase *ph, long calls, long probability)
 {
-	long calls = 10000, probability = 10, seed = 1;
-	long ok = 0, enomem = 0, bad = 0, get_bad = 0, by16 = 0;
-	long injected[ARRAY_SIZE(attrs)];
-	gid_t *want, *prev, *got;
-	uint16_t *list16;
-	int nprev = 0, opt;
-	long i;
-	size_t a;
+	long before[NATTRS], i;
+	int a;
 
-	while ((opt = getopt(argc, argv, "c:s:p:")) != -1) {
-		switch (opt) {
-		case 'c':
-			calls = atol(optarg);
-			break;
-		case 's':
-			seed = atol(optarg);
-			break;
-		case 'p':
-			probability = atol(optarg);
-			break;
-		default:
-			fprintf(stderr, "usage: %s [-c calls] [-s seed] [-p percent]\n", argv[0]);
-			return 2;
-		}
+	for (a = 0; a < NATTRS; a++) {
+		before[a] = fi_times(attrs[a]);
+		if (before[a] < 0)
+			ksft_exit_fail_msg("%s/times: %s\n", attrs[a], strerror(errno));
+		if (fi_probability(a, ph->on[a] ? probability : 0))
+			ksft_exit_fail_msg("%s/probability: %s\n", attrs[a], strerror(errno));
 	}
-	rng_state = seed;
-	setvbuf(stdout, NULL, _IONBF, 0);
-	ksft_print_header();
-	ksft_set_plan(4);
-
-	/* Everything is mapped and faulted in before faults are enabled. */
-	want = calloc(NGROUPS_MAX, sizeof(*want));
-	prev = calloc(NGROUPS_MAX, sizeof(*prev));
-	got = calloc(NGROUPS_MAX, sizeof(*got));
-	list16 = calloc(NGROUPS_MAX, sizeof(*list16));
-	if (!want || !prev || !got || !list16)
-		ksft_exit_fail_msg("out of memory\n");
-	if (mlockall(MCL_CURRENT | MCL_FUTURE))
-		ksft_exit_fail_msg("mlockall: %s\n", strerror(errno));
-	if (sys_setgroups(0, NULL))
-		ksft_exit_fail_msg("setgroups(0): %s\n", strerror(errno));
-
-	make_it_fail = open("/proc/self/make-it-fail", O_WRONLY | O_CLOEXEC);
-	if (make_it_fail < 0 || fi_setup(probability)) {
-		ksft_test_result_fail("failslab and fail_page_alloc are set up: %s\n",
-				      strerror(errno));
-		ksft_exit_fail();
-	}
-	ksft_test_result_pass("failslab and fail_page_alloc are set up (%ld%%, task filter)\n",
-			      probability);
-
-	for (i = 0; i < calls; i++) {
+	for (i = 0; i < calls && bad_total + get_bad <= 20; i++) {
 		int n = random_size(NGROUPS_MAX), j, err, ngot;
 		bool use16 = HAVE_GROUPS16 && (rnd() & 1);
 		long ret;
 
 		for (j = 0; j < n; j++) {
 			if (use16)
-				list16[j] = want[j] = rnd() % 0xffff;	/* not 0xffff */
+				want[j] = rnd() % 0xffff;	/* not 0xffff */
 			else
 				want[j] = (gid_t)(rnd() % 0xffffffffULL);
 		}
@@ -199,7 +221,8 @@ int main(int argc, char **argv)
 		err = errno;
 		ngot = sys_getgroups(NGROUPS_MAX, got);
 		faults(0);
-		by16 += use16;
+		ph->calls++;
+		ph->by16 += use16;
 
 		if (ret == 0) {
 			sort_gids(want, n);
@@ -207,21 +230,23 @@ int main(int argc, char **argv)
 			memcpy(want, prev, nprev * sizeof(*want));
 			n = nprev;
 		} else {
-			ksft_print_msg("call %ld: setgroups%s(%d) = %ld, %s\n", i,
+			ksft_print_msg("%s, call %ld: setgroups%s(%d) = %ld, %s\n", ph->name, i,
 				       use16 ? "16" : "", n, ret, strerror(err));
-			bad++;
+			ph->bad++;
+			bad_total++;
 			continue;
 		}
 		if (ngot != n || memcmp(got, want, n * sizeof(*got))) {
-			ksft_print_msg("call %ld: setgroups%s(%d) = %ld (%s), then getgroups = %d: %s\n",
-				       i, use16 ? "16" : "", n, ret, ret ? strerror(err) : "ok",
-				       ngot, ngot < 0 ? strerror(errno) : "wrong set");
-			if (ngot < 0)
+			ksft_print_msg("%s, call %ld: setgroups%s(%d) = %ld (%s), then getgroups "
+				       "= %d: %s\n", ph->name, i, use16 ? "16" : "", n, ret,
+				       ret ? strerror(err) : "ok", ngot,
+				       ngot < 0 ? strerror(errno) : "wrong set");
+			if (ngot < 0) {
 				get_bad++;
-			else
-				bad++;
-			if (bad + get_bad > 20)
-				break;
+			} else {
+				ph->bad++;
+				bad_total++;
+			}
 			ngot = sys_getgroups(NGROUPS_MAX, got);
 			if (ngot < 0)
 				ksft_exit_fail_msg("getgroups: %s\n", strerror(errno));
@@ -229,23 +254,357 @@ int main(int argc, char **argv)
 			memcpy(want, got, n * sizeof(*want));
 		}
 		if (ret == 0)
-			ok++;
+			ph->ok++;
 		else
-			enomem++;
+			ph->enomem++;
 		memcpy(prev, want, n * sizeof(*prev));
 		nprev = n;
 	}
 	fi_stop();
-	for (a = 0; a < ARRAY_SIZE(attrs); a++)
-		injected[a] = TIMES_START - fi_times(attrs[a]);
+	for (a = 0; a < NATTRS; a++) {
+		long left = fi_times(attrs[a]);
 
-	ksft_print_msg("%ld calls (%ld 16-bit): %ld succeeded, %ld failed with ENOMEM, "
+		if (left < 0)
+			ksft_exit_fail_msg("%s/times: %s\n", attrs[a], strerror(errno));
+		ph->injected[a] = before[a] - left;
+	}
+}
+
+static void print_phase(const struct phase *ph)
+{
+	ksft_print_msg("%ld calls %s (%ld 16-bit): %ld succeeded, %ld failed with ENOMEM, "
 		       "%ld wrong; faults injected: failslab %ld, fail_page_alloc %ld\n",
-		       i, by16, ok, enomem, bad + get_bad, injected[0], injected[1]);
-	ksft_test_result(!bad, "every setgroups installed the whole set or failed with ENOMEM "
-			 "and kept the old one\n");
+		       ph->calls, ph->name, ph->by16, ph->ok, ph->enomem, ph->bad,
+		       ph->injected[FAILSLAB], ph->injected[FAIL_PAGE_ALLOC]);
+}
+
+/* ---- memory */
+
+struct snapshot {
+	long used, managed, free, pcp, slab;
+	int nvm;
+	char name[MAX_VMSTAT][40];
+	long val[MAX_VMSTAT];
+};
+
+static struct snapshot base, after, cal;
+static char text[1 << 18];		/* /proc/zoneinfo, /proc/vmstat */
+static long page_bound = PAGE_BOUND, slab_bound = SLAB_BOUND;
+
+/* Read a file into text[] (static: measuring must not grow the heap). */
+static int read_static(const char *path)
+{
+	size_t len = 0;
+	ssize_t r;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (len < sizeof(text) - 1) {
+		r = read(fd, text + len, sizeof(text) - 1 - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		len += r;
+	}
+	close(fd);
+	text[len] = '\0';
+	return len == sizeof(text) - 1 ? -EFBIG : 0;
+}
+
+/* Shrink every slab cache; the number shrunk or -errno. */
+static int shrink_slabs(void)
+{
+	char path[300];
+	struct dirent *d;
+	DIR *dir;
+	int fd, n = 0;
+
+	dir = opendir("/sys/kernel/slab");
+	if (!dir)
+		return -errno;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/shrink", d->d_name);
+		fd = openat(dirfd(dir), path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n += write(fd, "1", 1) == 1;
+		close(fd);
+	}
+	closedir(dir);
+	return n ? n : -ENOENT;
+}
+
+static int measure(struct snapshot *s, const char **what)
+{
+	char *line, *save;
+	int err;
+	long v;
+
+	memset(s, 0, sizeof(*s));
+	sleep(1);
+	*what = "/sys/kernel/slab/*/shrink";
+	err = shrink_slabs();
+	if (err < 0)
+		return err;
+	usleep(200000);
+	shrink_slabs();
+	*what = "/proc/sys/vm/stat_refresh";
+	err = write_text("/proc/sys/vm/stat_refresh", "1");
+	if (err)
+		return err;
+
+	*what = "/proc/zoneinfo";
+	err = read_static("/proc/zoneinfo");
+	if (err)
+		return err;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, " pages free %ld", &v) == 1)
+			s->free += v;
+		else if (sscanf(line, " managed %ld", &v) == 1)
+			s->managed += v;
+		else if (sscanf(line, " count: %ld", &v) == 1)
+			s->pcp += v;
+	}
+	if (!s->managed)
+		return -EINVAL;
+	s->used = s->managed - s->free - s->pcp;
+
+	*what = "/proc/vmstat";
+	err = read_static("/proc/vmstat");
+	if (err)
+		return err;
+	for (line = strtok_r(text, "\n", &save); line && s->nvm < MAX_VMSTAT;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%39s %ld", s->name[s->nvm], &s->val[s->nvm]) != 2)
+			continue;
+		if (!strcmp(s->name[s->nvm], "nr_slab_reclaimable") ||
+		    !strcmp(s->name[s->nvm], "nr_slab_unreclaimable"))
+			s->slab += s->val[s->nvm];
+		s->nvm++;
+	}
+	return s->nvm ? 0 : -EINVAL;
+}
+
+static void print_snapshot(const char *label, const struct snapshot *s)
+{
+	ksft_print_msg("memory: %s: %ld pages in use (%ld managed, %ld free, %ld on per-CPU "
+		       "lists), %ld slab pages\n", label, s->used, s->managed, s->free, s->pcp,
+		       s->slab);
+}
+
+/* What moved between two snapshots, for the one who has to find the leak. */
+static void print_moved(const struct snapshot *a, const struct snapshot *b)
+{
+	int i, j, shown = 0;
+
+	for (i = 0; i < b->nvm && shown < 40; i++)
+		for (j = 0; j < a->nvm; j++)
+			if (!strcmp(a->name[j], b->name[i])) {
+				if (labs(b->val[i] - a->val[j]) >= 2) {
+					ksft_print_msg("memory: vmstat %s %ld -> %ld (%+ld)\n",
+						       b->name[i], a->val[j], b->val[i],
+						       b->val[i] - a->val[j]);
+					shown++;
+				}
+				break;
+			}
+}
+
+static bool within(const struct snapshot *s)
+{
+	return s->used - base.used <= page_bound && s->slab - base.slab <= slab_bound;
+}
+
+/* Hold @pages order-0 pages in pipe buffers (pipe_write(): a page per PAGE_SIZE). */
+static int hold_pages(int fds[][2], int *npipes, long pages, long page_size)
+{
+	static char page[65536];
+	long held = 0;
+	int i;
+
+	if (page_size > (long)sizeof(page))
+		return -EINVAL;
+	memset(page, 0x5a, sizeof(page));
+	for (i = 0; held < pages && i < MAX_PIPES; i++) {
+		if (pipe2(fds[i], O_NONBLOCK | O_CLOEXEC))
+			return -errno;
+		*npipes = i + 1;
+		while (held < pages && write(fds[i][1], page, page_size) == page_size)
+			held++;
+		if (held < pages && errno != EAGAIN)
+			return -errno;
+	}
+	return held == pages ? 0 : -ENOSPC;
+}
+
+int main(int argc, char **argv)
+{
+	long calls = 10000, probability = 10, seed = 1, warmup, page_size;
+	struct phase phases[] = {
+		{ .name = "with failslab alone", .on = { true, false } },
+		{ .name = "with fail_page_alloc alone", .on = { false, true } },
+		{ .name = "with both", .on = { true, true } },
+	}, warm = { .name = "warming up, with both", .on = { true, true } }, total = {
+		.name = "in all" };
+	int fds[MAX_PIPES][2], npipes = 0, opt, err, attempt, i;
+	const char *what = "";
+	bool mem_ok, cal_ok;
+	long grown, slab_grown, seen;
+
+	while ((opt = getopt(argc, argv, "c:s:p:P:S:h")) != -1) {
+		switch (opt) {
+		case 'c':
+			calls = atol(optarg);
+			break;
+		case 's':
+			seed = atol(optarg);
+			break;
+		case 'p':
+			probability = atol(optarg);
+			break;
+		case 'P':
+			page_bound = atol(optarg);
+			break;
+		case 'S':
+			slab_bound = atol(optarg);
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-c calls] [-s seed] [-p percent] "
+				"[-P page bound] [-S slab page bound]\n"
+				"  defaults: -c 10000 -s 1 -p 10 -P %d -S %d\n",
+				argv[0], PAGE_BOUND, SLAB_BOUND);
+			return opt == 'h' ? 0 : 2;
+		}
+	}
+	if (calls < 3 || probability < 1 || probability > 100) {
+		fprintf(stderr, "%s: -c must be 3 or more, -p 1 to 100\n", argv[0]);
+		return 2;
+	}
+	rng_state = seed;
+	page_size = sysconf(_SC_PAGESIZE);
+	warmup = calls / WARMUP_DIV > WARMUP_MIN ? calls / WARMUP_DIV : WARMUP_MIN;
+	setvbuf(stdout, NULL, _IONBF, 0);
+	ksft_print_header();
+	ksft_set_plan(8);
+
+	/* Everything is mapped and faulted in before faults are enabled. */
+	want = calloc(NGROUPS_MAX, sizeof(*want));
+	prev = calloc(NGROUPS_MAX, sizeof(*prev));
+	got = calloc(NGROUPS_MAX, sizeof(*got));
+	list16 = calloc(NGROUPS_MAX, sizeof(*list16));
+	if (!want || !prev || !got || !list16)
+		ksft_exit_fail_msg("out of memory\n");
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		ksft_exit_fail_msg("mlockall: %s\n", strerror(errno));
+	if (sys_setgroups(0, NULL))
+		ksft_exit_fail_msg("setgroups(0): %s\n", strerror(errno));
+
+	make_it_fail = open("/proc/self/make-it-fail", O_WRONLY | O_CLOEXEC);
+	if (make_it_fail < 0 || fi_setup()) {
+		ksft_test_result_fail("failslab and fail_page_alloc are set up: %s\n",
+				      strerror(errno));
+		ksft_exit_fail();
+	}
+	ksft_test_result_pass("failslab and fail_page_alloc are set up (task filter)\n");
+
+	/* Warm up, then the baseline (measured twice: the first fills caches of its own). */
+	run_phase(&warm, warmup, probability);
+	print_phase(&warm);
+	if (sys_setgroups(0, NULL))
+		ksft_exit_fail_msg("setgroups(0): %s\n", strerror(errno));
+	nprev = 0;
+	err = measure(&base, &what);
+	if (!err)
+		err = measure(&base, &what);
+	if (err)
+		ksft_print_msg("memory: %s: %s\n", what, strerror(-err));
+	else
+		print_snapshot("baseline", &base);
+
+	for (i = 0; i < (int)ARRAY_SIZE(phases); i++) {
+		run_phase(&phases[i], i < 2 ? calls / 3 : calls - 2 * (calls / 3), probability);
+		print_phase(&phases[i]);
+		total.calls += phases[i].calls;
+		total.ok += phases[i].ok;
+		total.enomem += phases[i].enomem;
+		total.bad += phases[i].bad;
+		total.by16 += phases[i].by16;
+		total.injected[FAILSLAB] += phases[i].injected[FAILSLAB];
+		total.injected[FAIL_PAGE_ALLOC] += phases[i].injected[FAIL_PAGE_ALLOC];
+	}
+	total.bad += warm.bad;
+	print_phase(&total);
+
+	ksft_test_result(!bad_total, "every setgroups installed the whole set or failed with "
+			 "ENOMEM and kept the old one\n");
 	ksft_test_result(!get_bad, "getgroups never failed under fault injection\n");
-	ksft_test_result(injected[0] + injected[1] > 0 && ok > 0 && enomem > 0,
-			 "faults were injected and both outcomes were seen\n");
+	ksft_test_result(phases[0].injected[FAILSLAB] > 0 && phases[0].enomem > 0 &&
+			 !phases[0].injected[FAIL_PAGE_ALLOC],
+			 "failslab alone injected failures and setgroups failed with ENOMEM\n");
+	ksft_test_result(phases[1].injected[FAIL_PAGE_ALLOC] > 0 && phases[1].enomem > 0 &&
+			 !phases[1].injected[FAILSLAB],
+			 "fail_page_alloc alone injected failures and setgroups failed with "
+			 "ENOMEM\n");
+	ksft_test_result(phases[2].injected[FAILSLAB] > 0 &&
+			 phases[2].injected[FAIL_PAGE_ALLOC] > 0 &&
+			 phases[2].ok > 0 && phases[2].enomem > 0,
+			 "both injectors fired together and both outcomes were seen\n");
+
+	/* Memory: back to the baseline, within the bounds. */
+	if (sys_setgroups(0, NULL) || sys_getgroups(0, NULL) != 0)
+		ksft_exit_fail_msg("setgroups(0) after the calls: %s\n", strerror(errno));
+	for (attempt = 1; !err && attempt <= ATTEMPTS; attempt++) {
+		err = measure(&after, &what);
+		if (!err && within(&after))
+			break;
+	}
+	if (err) {
+		ksft_print_msg("memory: %s: %s\n", what, strerror(-err));
+		ksft_test_result_fail("the page and slab counts are back to their baseline\n");
+		ksft_test_result_fail("the page count sees pages held in pipes\n");
+		ksft_finished();
+	}
+	attempt = attempt > ATTEMPTS ? ATTEMPTS : attempt;
+	print_snapshot("after", &after);
+	grown = after.used - base.used;
+	slab_grown = after.slab - base.slab;
+	mem_ok = grown <= page_bound && slab_grown <= slab_bound;
+	ksft_print_msg("memory: pages in use %ld -> %ld (%+ld, bound %ld), slab pages %ld -> %ld "
+		       "(%+ld, bound %ld), %d measurement%s after %ld calls, %ld-byte pages\n",
+		       base.used, after.used, grown, page_bound, base.slab, after.slab,
+		       slab_grown, slab_bound, attempt, attempt > 1 ? "s" : "",
+		       total.calls + warm.calls, page_size);
+	if (!mem_ok) {
+		ksft_print_msg("memory: %s did not come back: a leak of %ld pages in %ld calls\n",
+			       grown > page_bound ? "pages in use" : "slab pages",
+			       grown > page_bound ? grown : slab_grown, total.calls);
+		print_moved(&base, &after);
+	}
+	ksft_test_result(mem_ok, "the page and slab counts are back to their baseline\n");
+
+	/* Would the check have seen a leak of CAL_PAGES pages? */
+	err = hold_pages(fds, &npipes, CAL_PAGES, page_size);
+	if (err)
+		ksft_print_msg("memory: holding %d pages in pipes: %s\n", CAL_PAGES,
+			       strerror(-err));
+	else
+		err = measure(&cal, &what);
+	seen = cal.used - after.used;
+	cal_ok = !err && seen >= CAL_PAGES - CAL_SHORT && seen <= CAL_PAGES + page_bound &&
+		 cal.used - base.used > page_bound;
+	if (!err)
+		ksft_print_msg("memory: %d pages held in pipes: pages in use %ld -> %ld (%+ld), "
+			       "%+ld over the baseline against the bound of %ld\n", CAL_PAGES,
+			       after.used, cal.used, seen, cal.used - base.used, page_bound);
+	for (i = 0; i < npipes; i++) {
+		close(fds[i][0]);
+		close(fds[i][1]);
+	}
+	ksft_test_result(cal_ok, "the page count sees pages held in pipes\n");
 	ksft_finished();
 }
