@@ -8,12 +8,29 @@
  * kernel/groups.c and kernel/uid16.c: the order of the checks (EPERM, the
  * size, then each entry in turn, a fault or an invalid gid ending it), the
  * list sorted by kgid with duplicates kept, unmapped gids munged to the
- * overflow gid, and nothing written past what getgroups() returns.  Every
- * return value, errno and list read back goes into a 64-bit FNV-1a digest,
- * printed last as "# digest: <hex> ops=<n>".  The operations depend only on
- * the seed, --ops and whether the ABI has the 16-bit calls, never on the
- * page size, pids or timing: a vanilla and a patched kernel must give the
- * same digest for the same ABI and seed.
+ * overflow gid, and nothing written past what getgroups() returns.
+ *
+ * After every operation it also looks gids up: for --probes (default 8)
+ * gids in and near the current list (members, their neighbours on either
+ * side, gids between two members, at the ends and at the block edges of the
+ * patched kernel's storage, the fsgid, unmapped and random ones),
+ * fchown(fd, -1, gid) on a file the process owns, with CAP_CHOWN out of its
+ * effective set (and, in a new user namespace, out of that one's).  6.1's
+ * chown_common() and chgrp_ok() (fs/open.c, fs/attr.c) then leave it to
+ * in_group_p() alone: EINVAL if the gid has no mapping in the caller's user
+ * namespace, else success exactly when the kgid is the file's current group,
+ * the fsgid or one of the supplementary groups, EPERM otherwise.  Every few
+ * operations it compares the "Groups:" line of /proc/self/status with the
+ * model too (fs/proc/array.c: the gids as seen from the reader's namespace,
+ * separated by spaces, then one more space).
+ *
+ * Every return value, errno, list read back and lookup goes into a 64-bit
+ * FNV-1a digest, printed last as "# digest: <hex> ops=<n>".  The operations
+ * and lookups depend only on the seed, --ops and whether the ABI has the
+ * 16-bit calls, never on the page size, pids or timing: a vanilla and a
+ * patched kernel must give the same digest for the same ABI and seed.  The
+ * lookups draw from a random stream of their own, so the operations are
+ * the same as without them.
  *
  * Output is TAP; the exit status is 0 when the model agrees everywhere.
  */
@@ -27,6 +44,7 @@
 #include <stdio.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <sys/fsuid.h>
 #include <time.h>
 
 #include "../selftests/groups.h"
@@ -45,6 +63,9 @@
 #define MAX_DIAGS	20
 #define CHILD_OPS	400		/* operations per namespace child */
 #define FNV_PRIME	0x100000001b3ULL
+#define PROBES		8		/* lookups after each operation: --probes */
+#define STATUS_EVERY	4		/* Groups line: one operation in 4 ... */
+#define STATUS_BIG	4096		/* ... and one in 32 above this many */
 
 /* Operation kinds; a 16-bit kind is K16 + the native one. */
 enum { K_SET, K_SET_BADN, K_SET_BADGID, K_SET_FAULT, K_GET, K_GET_FAULT, K16 };
@@ -106,12 +127,15 @@ static struct stats {
 	uint64_t digest, ops;
 	uint64_t res[NKINDS][NRES];
 	uint64_t checked[NPHASES], failed[NPHASES];
+	uint64_t probes, members, probes_failed;	/* fchown() lookups */
+	uint64_t lines, lines_failed;			/* Groups lines */
 	unsigned int diags;
 } st = { .digest = 0xcbf29ce484222325ULL };
 
-static uint64_t rng, opt_seed = 1;
+static uint64_t rng, prng, opt_seed = 1;
+static unsigned int opt_probes = PROBES;
 static unsigned int ngroups_max = NGROUPS_MAX;
-static uint32_t overflowgid = NOBODY;
+static uint32_t overflowgid = DEFAULT_OVERFLOWGID;
 
 /* The namespace the model is in: the initial one to start with */
 static const struct extent *map = map_identity;
@@ -126,6 +150,13 @@ static unsigned int model_n;
 static bool exp_valid;
 static unsigned char *heap, *guard;
 
+/* The lookups: a file we own, its group and our fsgid, as kgids */
+static int probe_fd = -1;
+static uint32_t file_kgid, fsgid_k;
+static char *status_buf;
+static size_t status_size;
+static int last_kind = -1;	/* of the operation just done */
+
 /* splitmix64 */
 static uint64_t rnd64(void)
 {
@@ -139,6 +170,18 @@ static uint64_t rnd64(void)
 static uint32_t rnd32(void)
 {
 	return rnd64() >> 32;
+}
+
+/* The lookups' own stream, so that they leave the operations alone */
+static uint32_t pbelow(uint32_t n)
+{
+	uint64_t save = rng, z;
+
+	rng = prng;
+	z = rnd64();
+	prng = rng;
+	rng = save;
+	return ((z >> 32) * n) >> 32;
 }
 
 /* uniform in [0, n) */
@@ -490,6 +533,20 @@ static uint32_t get_entry(const unsigned char *p, unsigned int i, unsigned int w
 	return y;
 }
 
+/* exp32 and exp16: the list as getgroups() and getgroups16() return it */
+static void expect_list(void)
+{
+	unsigned int i;
+
+	if (exp_valid)
+		return;
+	for (i = 0; i < model_n; i++) {
+		exp32[i] = from_kgid(model[i]);
+		exp16[i] = high2low(exp32[i]);
+	}
+	exp_valid = true;
+}
+
 /*
  * getgroups() or getgroups16(): EINVAL for a negative size, the count for
  * 0, EINVAL when the list does not fit, EFAULT when it cannot be written.
@@ -538,13 +595,7 @@ static bool do_get(const struct op *o, const struct op *after)
 	hash(ret, 4);
 	hash(err, 4);
 	if (!bad && !want_err && o->n > 0 && count) {
-		if (!exp_valid) {
-			for (i = 0; i < model_n; i++) {
-				exp32[i] = from_kgid(model[i]);
-				exp16[i] = high2low(exp32[i]);
-			}
-			exp_valid = true;
-		}
+		expect_list();
 		for (i = 0; i < count; i++) {
 			got = get_entry(p, i, wsz);
 			want_gid = w16 ? exp16[i] : exp32[i];
@@ -747,12 +798,369 @@ static void op_get(int kind)
 	do_get(&o, NULL);
 }
 
+static const char *phase_name(int ph)
+{
+	return ph == PH_NATIVE ? "native ops" : ph == PH_16 ? "16-bit ops" :
+	       variants[ph - PH_NS0].name;
+}
+
+/* The operation the lookups follow, for the diagnostics */
+static const char *after_what(void)
+{
+	static char buf[160];
+
+	snprintf(buf, sizeof(buf), "after op %" PRIu64 " (%s%s%s), %u groups",
+		 st.ops ? st.ops - 1 : 0, last_kind >= 0 ? kind_names[last_kind] : "start",
+		 ns_phase >= 0 ? ", " : "", ns_phase >= 0 ? phase_name(ns_phase) : "",
+		 model_n);
+	return buf;
+}
+
+static bool model_member(uint32_t kgid)
+{
+	unsigned int lo = 0, hi = model_n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (model[mid] < kgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < model_n && model[lo] == kgid;
+}
+
+static const char *probe_res(char *buf, size_t size, int err)
+{
+	if (!err)
+		return "0";
+	snprintf(buf, size, "-1/%s", err == EPERM ? "EPERM" : err == EINVAL ? "EINVAL" :
+		 strerror(err));
+	return buf;
+}
+
+/* The fsgid as this namespace names it, if it can */
+static bool fsgid_here(uint32_t *gid)
+{
+	uint32_t k;
+
+	*gid = from_kgid(fsgid_k);
+	return to_kgid(*gid, &k) && k == fsgid_k;
+}
+
+/* @len bytes of @p, with \t and \n spelled out, for a diagnostic */
+static const char *visible(const char *p, int len)
+{
+	static char buf[80];
+	int i, j = 0;
+
+	for (i = 0; i < len && p[i] && j < (int)sizeof(buf) - 3; i++) {
+		if (p[i] == '\n' || p[i] == '\t') {
+			buf[j++] = '\\';
+			buf[j++] = p[i] == '\n' ? 'n' : 't';
+		} else {
+			buf[j++] = p[i];
+		}
+	}
+	buf[j] = '\0';
+	return buf;
+}
+
+/*
+ * fchown(probe_fd, -1, @gid) as the owner without CAP_CHOWN: chown_common()
+ * refuses a gid without a mapping (EINVAL), then chgrp_ok() allows the
+ * file's own group and whatever in_group_p() says yes to: the fsgid or a
+ * supplementary group.  Else EPERM.
+ */
+static void probe(uint32_t gid)
+{
+	bool mapped, member = false, bad;
+	int want = EINVAL, err;
+	char s1[48], s2[48];
+	uint32_t k = 0, was;
+
+	mapped = to_kgid(gid, &k);
+	/* the file's own group proves nothing: move it back to the fsgid */
+	if (mapped && k == file_kgid && k != fsgid_k) {
+		uint32_t fs;
+
+		if (fsgid_here(&fs))
+			probe(fs);
+	}
+	if (mapped) {
+		member = model_member(k);
+		want = k == fsgid_k || k == file_kgid || member ? 0 : EPERM;
+	}
+	was = file_kgid;
+	errno = 0;
+	err = fchown(probe_fd, (uid_t)-1, gid) ? errno : 0;
+	bad = err != want;
+	hash(gid, 4);
+	hash(err, 2);
+	st.probes++;
+	st.members += member;
+	if (!err && mapped)
+		file_kgid = k;
+	if (!bad)
+		return;
+	st.probes_failed++;
+	diag("%s: fchown(fd, -1, %u) (%s, kgid %u, fsgid %u, file's group %u): expected %s, got %s",
+	     after_what(), gid, !mapped ? "unmapped" : member ? "a member" : "not a member", k,
+	     fsgid_k, was, probe_res(s1, sizeof(s1), want), probe_res(s2, sizeof(s2), err));
+	/* the file's group is anyone's guess now: back to the fsgid if we can */
+	if (fsgid_here(&gid) && !fchown(probe_fd, (uid_t)-1, gid))
+		file_kgid = fsgid_k;
+}
+
+static uint32_t prnd32(void)
+{
+	return (pbelow(0x10000) << 16) | pbelow(0x10000);
+}
+
+/*
+ * A gid (as the caller's namespace names it) to look up: a member, the
+ * kgids or the gids right next to one, between two members, at the ends
+ * and block edges of the list, the fsgid, the edges of the gid map, or any.
+ */
+static uint32_t probe_gid(void)
+{
+	static const unsigned int edges[] = { 1022, 1024, 16382, 16384 };
+	unsigned int n = model_n, i = 0, e, r = pbelow(16);
+	const struct extent *x;
+	uint32_t k = 0, g;
+
+	if (n) {
+		e = edges[pbelow(ARRAY_SIZE(edges))];
+		switch (pbelow(6)) {
+		case 0:
+			i = 0;
+			break;
+		case 1:
+			i = n - 1;
+			break;
+		case 2:	/* the last of a block or the first of the next */
+			i = n > e ? (1 + pbelow(n / e)) * e - pbelow(2) : pbelow(n);
+			if (i >= n)
+				i = n - 1;
+			break;
+		default:
+			i = pbelow(n);
+			break;
+		}
+		k = model[i];
+	} else if (r < 11) {
+		r = 11 + pbelow(5);
+	}
+	switch (r) {
+	case 0: case 1: case 2: case 3: case 4:
+		g = from_kgid(k);
+		break;
+	case 5: case 6:
+		g = from_kgid(k - 1);
+		break;
+	case 7: case 8:
+		g = from_kgid(k + 1);
+		break;
+	case 9:		/* neighbours in the namespace's numbering */
+		g = from_kgid(k) + (pbelow(2) ? 1 : -1);
+		break;
+	case 10:
+		g = from_kgid(i + 1 < n ? k + (model[i + 1] - k) / 2 : k + 1 + pbelow(1000));
+		break;
+	case 11:
+		g = from_kgid(fsgid_k) + pbelow(3) - 1;
+		break;
+	case 12:
+		g = specials[pbelow(ARRAY_SIZE(specials))] + pbelow(5) - 2;
+		break;
+	case 13:
+		if (!map_n) {
+			g = prnd32();
+			break;
+		}
+		x = &map[pbelow(map_n)];
+		g = pbelow(2) ? x->first - 1 : x->first + x->count;
+		break;
+	case 14:
+		g = prnd32();
+		break;
+	default:
+		g = pbelow(0x10000);
+		break;
+	}
+	return g == 0xffffffffU ? 0xfffffffeU : g;	/* -1 would change nothing */
+}
+
+/* /proc/self/status, in a buffer kept from one call to the next */
+static const char *read_status(void)
+{
+	ssize_t ret = -1;
+	size_t len = 0;
+	char *t;
+	int fd;
+
+	fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		if (status_size - len < 2) {
+			ret = -1;
+			t = realloc(status_buf, status_size ? 2 * status_size : 65536);
+			if (!t)
+				break;
+			status_buf = t;
+			status_size = status_size ? 2 * status_size : 65536;
+		}
+		ret = read(fd, status_buf + len, status_size - len - 1);
+		if (ret < 0 && errno == EINTR)
+			continue;
+		if (ret <= 0)
+			break;
+		len += ret;
+	}
+	close(fd);
+	if (ret < 0 || !status_buf)
+		return NULL;
+	status_buf[len] = '\0';
+	return status_buf;
+}
+
+/* @v in decimal, not terminated: its length */
+static int utoa(char *buf, uint32_t v)
+{
+	char t[10];
+	int n = 0, i;
+
+	do {
+		t[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	for (i = 0; i < n; i++)
+		buf[i] = t[n - 1 - i];
+	return n;
+}
+
+/*
+ * How many of the gids in exp32 the Groups line at *@pp starts with, each
+ * but the first after a space; *@pp is left after the last that matched.
+ */
+static unsigned int match_groups(const char **pp)
+{
+	const char *p = *pp;
+	unsigned int i;
+	char want[16];
+	int len;
+
+	for (i = 0; i < model_n; i++) {
+		len = utoa(want, exp32[i]);
+		if ((i && *p != ' ') || strncmp(p + !!i, want, len) ||
+		    (p[!!i + len] >= '0' && p[!!i + len] <= '9'))
+			break;
+		p += !!i + len;
+	}
+	*pp = p;
+	return i;
+}
+
+/*
+ * The "Groups:" line: "Groups:\t" and the list as this namespace sees it
+ * (the overflow gid for what it cannot), each gid but the first after a
+ * space, then a space and a newline, also when the list is empty.
+ * fs/proc/array.c: "Trailing space shouldn't have been added in the first
+ * place.".
+ */
+static void check_status(void)
+{
+	const char *text = read_status(), *p = NULL, *end;
+	unsigned int i = 0;
+	int len;
+	bool bad;
+
+	expect_list();
+	if (text)
+		p = strstr(text, "\nGroups:\t");
+	if (p) {
+		p += strlen("\nGroups:\t");
+		i = match_groups(&p);
+	}
+	bad = !p || i < model_n || p[0] != ' ' || p[1] != '\n';
+	hash(model_n, 4);
+	hash(bad, 1);
+	st.lines++;
+	if (!bad)
+		return;
+	st.lines_failed++;
+	if (!p) {
+		diag("%s: no Groups line in /proc/self/status", after_what());
+		return;
+	}
+	end = strchr(p, '\n');
+	len = end ? end - p + 1 : (int)strlen(p);
+	if (i < model_n)
+		diag("%s: /proc/self/status Groups entry %u: expected \"%s%u\", seen \"%s\"",
+		     after_what(), i, i ? " " : "", exp32[i], visible(p, len < 24 ? len : 24));
+	else
+		diag("%s: /proc/self/status Groups line after %u entries: expected ' ' '\\n', seen \"%s\"",
+		     after_what(), model_n, visible(p, len < 24 ? len : 24));
+}
+
+/*
+ * What could let the owner change a file's group without in_group_p():
+ * CAP_CHOWN (chgrp_ok()); CAP_FOWNER only for good measure.  Out of the
+ * effective and permitted sets, whatever namespace we are in; CAP_SETGID
+ * stays, so setgroups() still works.  0 or -1.
+ */
+#define PROBE_CAPS	((1ULL << CAP_CHOWN) | (1ULL << CAP_FOWNER))
+
+static int drop_caps(uint64_t caps)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+	int i;
+
+	memset(data, 0, sizeof(data));
+	if (syscall(__NR_capget, &hdr, data))
+		return -1;
+	for (i = 0; i < 2; i++) {
+		data[i].effective &= ~(uint32_t)(caps >> 32 * i);
+		data[i].permitted &= ~(uint32_t)(caps >> 32 * i);
+		data[i].inheritable &= ~(uint32_t)(caps >> 32 * i);
+	}
+	return syscall(__NR_capset, &hdr, data);
+}
+
+/* A new file of our own to look gids up with: owned by our fsuid and fsgid */
+static int probe_file(void)
+{
+	int fd = memfd_create("groups_diff", MFD_CLOEXEC);
+
+	if (fd < 0)
+		fd = open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	file_kgid = fsgid_k;
+	return fd;
+}
+
+/* After each operation: PROBES lookups, and now and then the Groups line */
+static void lookups(void)
+{
+	unsigned int i;
+
+	for (i = 0; probe_fd >= 0 && i < opt_probes; i++)
+		probe(probe_gid());
+	if (!pbelow(STATUS_EVERY) && (model_n <= STATUS_BIG || !pbelow(8)))
+		check_status();
+}
+
 static void run_op(int kind)
 {
+	last_kind = kind;
 	if (kind % K16 >= K_GET)
 		op_get(kind);
 	else
 		op_set(kind);
+	lookups();
 }
 
 static int pick_kind(void)
@@ -782,7 +1190,9 @@ static void set_inherited(const struct ns_variant *nv)
 		v = c[below(8)];
 		gen[i] = v == 0xffffffffU ? 0xfffffffeU : v;
 	}
+	last_kind = K_SET;
 	do_set(&o, gen);
+	lookups();
 }
 
 _Static_assert(sizeof(struct stats) <= PIPE_BUF, "the report must fit a pipe write");
@@ -795,10 +1205,24 @@ ns_child(const struct ns_variant *nv, int ph, unsigned int nops, int wfd, int rf
 	unsigned int i;
 
 	ns_phase = ph;
+	/* a file of its own: the parent's keeps the group the parent gave it */
+	if (probe_fd >= 0) {
+		close(probe_fd);
+		probe_fd = probe_file();
+		if (probe_fd < 0)
+			st.probes_failed++;
+	}
 	if (unshare(CLONE_NEWUSER)) {
 		diag("unshare(CLONE_NEWUSER): %s", strerror(errno));
 		c = 'u';
 	} else {
+		/* all capabilities in the new namespace: CAP_CHOWN goes again */
+		if (probe_fd >= 0 && drop_caps(PROBE_CAPS)) {
+			diag("capset in the user namespace: %s", strerror(errno));
+			close(probe_fd);
+			probe_fd = -1;
+			st.probes_failed++;
+		}
 		/* no gid_map yet: every gid unmapped, setgroups() EPERM */
 		map_n = 0;
 		may_set = false;
@@ -856,6 +1280,7 @@ static void ns_run(unsigned int v, unsigned int chunk, unsigned int nops)
 		close(c2p[0]);
 		close(p2c[1]);
 		rng = opt_seed ^ (0x2545f4914f6cdd1dULL * (v * 100003ULL + chunk + 1));
+		prng = rng ^ 0x6a09e667f3bcc909ULL;
 		ns_child(nv, ph, nops, c2p[1], p2c[0]);
 	}
 	close(c2p[1]);
@@ -903,8 +1328,15 @@ static bool setup(void)
 	int k;
 
 	ngroups_max = read_uint("/proc/sys/kernel/ngroups_max", NGROUPS_MAX);
-	overflowgid = read_uint("/proc/sys/kernel/overflowgid", NOBODY);
+	overflowgid = read_uint("/proc/sys/kernel/overflowgid", DEFAULT_OVERFLOWGID);
 	if (ngroups_max > GMAX || !mem)
+		return false;
+	/* in the initial namespace, kgids are gids */
+	fsgid_k = setfsgid((gid_t)-1);
+	probe_fd = probe_file();
+	if (probe_fd < 0)
+		printf("# no file to look gids up with: %s\n", strerror(errno));
+	else if (drop_caps(PROBE_CAPS))
 		return false;
 	for (k = 0; k < NKINDS; k++) {
 		if (k >= K16 && !HAVE_GROUPS16)
@@ -939,8 +1371,10 @@ int main(int argc, char **argv)
 			opt_seed = strtoull(argv[++i], NULL, 0);
 		} else if (!strcmp(argv[i], "--ops") && i + 1 < argc) {
 			ops = strtoul(argv[++i], NULL, 0);
+		} else if (!strcmp(argv[i], "--probes") && i + 1 < argc) {
+			opt_probes = strtoul(argv[++i], NULL, 0);
 		} else {
-			fprintf(stderr, "usage: %s [--seed S] [--ops N]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--seed S] [--ops N] [--probes N]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -951,11 +1385,13 @@ int main(int argc, char **argv)
 		printf("Bail out! setup: ngroups_max %u, %s\n", ngroups_max, strerror(errno));
 		return 1;
 	}
-	printf("1..%d\n", NPHASES);
-	printf("# seed %" PRIu64 ", %lu ops, ngroups_max %u, overflowgid %u, %s16-bit calls\n",
+	printf("1..%d\n", NPHASES + 2);
+	printf("# seed %" PRIu64 ", %lu ops, ngroups_max %u, overflowgid %u, %s16-bit calls",
 	       opt_seed, ops, ngroups_max, overflowgid, HAVE_GROUPS16 ? "" : "no ");
+	printf(", fsgid %u, %u lookups an op\n", fsgid_k, opt_probes);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rng = opt_seed;
+	prng = opt_seed ^ 0x6a09e667f3bcc909ULL;
 
 	/* a known list to start from, then the initial namespace's share */
 	do_set(&(struct op){ .kind = K_SET, .where = AT_NULL }, gen);
@@ -977,8 +1413,7 @@ int main(int argc, char **argv)
 	       t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9);
 
 	for (i = 0; i < NPHASES; i++) {
-		const char *name = i == PH_NATIVE ? "native ops" : i == PH_16 ? "16-bit ops" :
-				   variants[i - PH_NS0].name;
+		const char *name = phase_name(i);
 
 		if (!st.checked[i]) {
 			printf("ok %d %s agree with the 6.1 model # SKIP %s\n", i + 1, name,
@@ -991,6 +1426,26 @@ int main(int argc, char **argv)
 		r = st.failed[i] != 0;
 		all_ok &= !r;
 		printf("%sok %d %s agree with the 6.1 model\n", r ? "not " : "", i + 1, name);
+	}
+	if (!st.probes && !st.probes_failed) {
+		printf("ok %d lookups (chgrp as the owner) agree with the 6.1 model # SKIP %s\n",
+		       NPHASES + 1, probe_fd < 0 ? "no file to chgrp" : "too few --ops");
+	} else {
+		printf("# lookups: %" PRIu64 " gids (%" PRIu64 " members), %" PRIu64 " disagreed\n",
+		       st.probes, st.members, st.probes_failed);
+		all_ok &= !st.probes_failed;
+		printf("%sok %d lookups (chgrp as the owner) agree with the 6.1 model\n",
+		       st.probes_failed ? "not " : "", NPHASES + 1);
+	}
+	if (!st.lines) {
+		printf("ok %d /proc/self/status Groups lines agree with the 6.1 model # SKIP %s\n",
+		       NPHASES + 2, "too few --ops");
+	} else {
+		printf("# Groups lines: %" PRIu64 " checked, %" PRIu64 " disagreed\n",
+		       st.lines, st.lines_failed);
+		all_ok &= !st.lines_failed;
+		printf("%sok %d /proc/self/status Groups lines agree with the 6.1 model\n",
+		       st.lines_failed ? "not " : "", NPHASES + 2);
 	}
 	for (k = 0; k < NKINDS; k++) {
 		char line[256] = "";
