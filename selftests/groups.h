@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the groups selftests share: raw group system calls, gid lists,
- * reading /proc and capabilities.  Include after kselftest_harness.h.
+ * reading /proc, capabilities and who nobody is.  Include after
+ * kselftest_harness.h.
  */
 #ifndef GROUPS_SELFTEST_H
 #define GROUPS_SELFTEST_H
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -23,8 +26,15 @@
 #define NGROUPS_MAX	65536
 #endif
 
-/* uid and gid of nobody and nogroup in the test guests */
-#define NOBODY		65534
+/*
+ * include/linux/highuid.h: the default kernel.overflowuid and
+ * kernel.overflowgid, which ids that cannot be shown read back as.
+ */
+#define DEFAULT_OVERFLOWUID	65534
+#define DEFAULT_OVERFLOWGID	65534
+
+#define OVERFLOWUID_SYSCTL	"/proc/sys/kernel/overflowuid"
+#define OVERFLOWGID_SYSCTL	"/proc/sys/kernel/overflowgid"
 
 /* Fill pattern for the part of a buffer the kernel must not touch */
 #define POISON		0xa5
@@ -185,6 +195,54 @@ static inline bool all_poison(const void *buf, size_t len)
 	return true;
 }
 
+/* A number in a (sysctl) file, or -1 */
+static inline long read_long(const char *path)
+{
+	char *text = read_text(path), *end;
+	long val;
+
+	if (!text)
+		return -1;
+	errno = 0;
+	val = strtol(text, &end, 10);
+	if (errno || end == text || val < 0)
+		val = -1;
+	free(text);
+	return val;
+}
+
+/*
+ * The uid and gid of the user "nobody": from /etc/passwd if it has one,
+ * read with fgetpwent() (getpwnam() would need NSS, which a static program
+ * cannot load), else what the kernel shows for ids it cannot map, which is
+ * what nobody stands for: kernel.overflowuid and kernel.overflowgid, or
+ * their defaults.  Neither is ever 0.
+ */
+static inline void lookup_nobody(uid_t *uid, gid_t *gid)
+{
+	FILE *f = fopen("/etc/passwd", "re");
+	struct passwd *pw;
+	long val;
+
+	*uid = DEFAULT_OVERFLOWUID;
+	*gid = DEFAULT_OVERFLOWGID;
+	val = read_long(OVERFLOWUID_SYSCTL);
+	if (val > 0)
+		*uid = val;
+	val = read_long(OVERFLOWGID_SYSCTL);
+	if (val > 0)
+		*gid = val;
+	while (f && (pw = fgetpwent(f))) {
+		if (!strcmp(pw->pw_name, "nobody") && pw->pw_uid && pw->pw_gid) {
+			*uid = pw->pw_uid;
+			*gid = pw->pw_gid;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
 static inline int get_caps(__u64 *eff, __u64 *perm)
 {
 	struct __user_cap_header_struct hdr = {
@@ -198,6 +256,33 @@ static inline int get_caps(__u64 *eff, __u64 *perm)
 	*eff = data[0].effective | (__u64)data[1].effective << 32;
 	*perm = data[0].permitted | (__u64)data[1].permitted << 32;
 	return 0;
+}
+
+/*
+ * Why the tests cannot run here, or NULL if they can: they need root with
+ * the capabilities root has in the initial user namespace.
+ */
+static inline const char *cannot_run_tests(void)
+{
+	__u64 eff, perm, need = 1ULL << CAP_CHOWN | 1ULL << CAP_DAC_OVERRIDE |
+				1ULL << CAP_FOWNER | 1ULL << CAP_SETGID |
+				1ULL << CAP_SETUID | 1ULL << CAP_SYS_ADMIN;
+	unsigned int first, lower, count;
+	char *map;
+	int n;
+
+	if (geteuid() != 0)
+		return "must be run as root";
+	if (get_caps(&eff, &perm) || (eff & need) != need)
+		return "must be run as root with root's capabilities";
+	map = read_text("/proc/self/uid_map");
+	if (!map)
+		return "no /proc/self/uid_map: is /proc mounted?";
+	n = sscanf(map, "%u %u %u", &first, &lower, &count);
+	free(map);
+	if (n != 3 || first || lower || count != 4294967295U)
+		return "must be run in the initial user namespace";
+	return NULL;
 }
 
 #endif /* GROUPS_SELFTEST_H */

@@ -41,8 +41,9 @@
 #include "../kselftest_harness.h"
 #include "groups.h"
 
-/* include/linux/highuid.h: what 16-bit and unmapped ids read back as */
-#define DEFAULT_OVERFLOWGID	65534
+/* The user nobody, looked up before the tests start */
+static uid_t nobody_uid;
+static gid_t nobody_gid;
 
 /* An id that cannot be valid: (gid_t)-1 and (old_gid_t)-1 */
 #define BAD_GID		((gid_t)-1)
@@ -86,19 +87,21 @@ static int cmp_gid16(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* /proc/sys/fs/overflowgid, which 6.1 uses for gids a caller cannot see */
+/*
+ * kernel.overflowgid, which from_kgid_munged() and high2lowgid() give for a
+ * gid that the caller cannot see or that does not fit 16 bits
+ * (fs.overflowgid is for file systems with 16-bit gids only).  Without
+ * sysctls it is the default.
+ */
 static gid_t read_overflowgid(struct __test_metadata *_metadata)
 {
-	char *text = read_text("/proc/sys/fs/overflowgid");
-	unsigned long val;
+	long val = read_long(OVERFLOWGID_SYSCTL);
 
-	if (!text) {
-		TH_LOG("cannot read /proc/sys/fs/overflowgid, assuming %u",
+	if (val < 0) {
+		TH_LOG("cannot read %s, assuming %u", OVERFLOWGID_SYSCTL,
 		       DEFAULT_OVERFLOWGID);
 		return DEFAULT_OVERFLOWGID;
 	}
-	val = strtoul(text, NULL, 10);
-	free(text);
 	return val;
 }
 
@@ -248,13 +251,13 @@ static int set_caps(__u64 eff, __u64 perm)
 	return syscall(__NR_capset, &hdr, data);
 }
 
-/* Become nobody:nogroup; as no uid stays 0, all capabilities go. */
+/* Become nobody; as no uid stays 0, all capabilities go. */
 static void drop_to_nobody(struct __test_metadata *_metadata)
 {
 	__u64 eff, perm;
 
-	ASSERT_EQ(0, setresgid(NOBODY, NOBODY, NOBODY));
-	ASSERT_EQ(0, setresuid(NOBODY, NOBODY, NOBODY));
+	ASSERT_EQ(0, setresgid(nobody_gid, nobody_gid, nobody_gid));
+	ASSERT_EQ(0, setresuid(nobody_uid, nobody_uid, nobody_uid));
 	ASSERT_EQ(0, get_caps(&eff, &perm));
 	ASSERT_EQ((__u64)0, eff);
 	ASSERT_EQ((__u64)0, perm);
@@ -422,7 +425,7 @@ TEST_F(sizes, membership)
 	fd = memfd_create("groups_test", MFD_CLOEXEC);
 	if (fd < 0)
 		SKIP(return, "memfd_create: %s", strerror(errno));
-	ASSERT_EQ(0, fchown(fd, NOBODY, NOBODY));
+	ASSERT_EQ(0, fchown(fd, nobody_uid, nobody_gid));
 	ASSERT_EQ(0, sys_setgroups(n, self->in));
 	drop_to_nobody(_metadata);
 	check_groups(_metadata, self->expect, n);
@@ -439,19 +442,19 @@ TEST_F(sizes, membership)
 		}
 		members++;
 
-		if (next == NOBODY || is_member(self->expect, n, next))
+		if (next == nobody_gid || is_member(self->expect, n, next))
 			continue;
 		ASSERT_ERRNO(EPERM, fchown(fd, -1, next));
 		others++;
 	}
 	for (i = 0; i < (int)ARRAY_SIZE(extra); i++) {
-		if (extra[i] == NOBODY || is_member(self->expect, n, extra[i]))
+		if (extra[i] == nobody_gid || is_member(self->expect, n, extra[i]))
 			continue;
 		ASSERT_ERRNO(EPERM, fchown(fd, -1, extra[i]));
 		others++;
 	}
 	/* The fsgid always counts, whatever the list. */
-	ASSERT_EQ(0, fchown(fd, -1, NOBODY));
+	ASSERT_EQ(0, fchown(fd, -1, nobody_gid));
 
 	/* every gid of short lists, both ends of long ones */
 	ASSERT_GE(members, n <= 68 ? n : 68);
@@ -853,8 +856,8 @@ TEST(setgroups_cap_setgid_only)
 	__u64 eff, perm, setgid = 1ULL << CAP_SETGID;
 
 	ASSERT_EQ(0, prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0));
-	ASSERT_EQ(0, setresgid(NOBODY, NOBODY, NOBODY));
-	ASSERT_EQ(0, setresuid(NOBODY, NOBODY, NOBODY));
+	ASSERT_EQ(0, setresgid(nobody_gid, nobody_gid, nobody_gid));
+	ASSERT_EQ(0, setresuid(nobody_uid, nobody_uid, nobody_uid));
 	ASSERT_EQ(0, set_caps(setgid, setgid));
 	ASSERT_EQ(0, get_caps(&eff, &perm));
 	ASSERT_EQ(setgid, eff);
@@ -1071,7 +1074,9 @@ TEST(compat16_eperm)
 /*
  * kernel.ngroups_max.  It is read-only before it became writable; these
  * tests skip there.  The fixture starts each test from NGROUPS_MAX and puts
- * back the value it found.
+ * back the value it found.  6.1's harness runs no teardown for a test that
+ * it kills on its timeout: whatever runs the tests has to put the value
+ * back then.
  */
 #define NGROUPS_MAX_SYSCTL	"/proc/sys/kernel/ngroups_max"
 
@@ -1184,6 +1189,7 @@ TEST_F(ngroups_max, limit_10)
 /* Lowering the limit takes nothing from a process that holds more. */
 TEST_F(ngroups_max, lower_below_held)
 {
+	static gid_t held[1000];
 	pid_t pid;
 	int status;
 
@@ -1213,9 +1219,9 @@ TEST_F(ngroups_max, lower_below_held)
 
 	/* The list is read in full with a buffer of its size, not of the limit. */
 	ASSERT_EQ(10, sysconf(_SC_NGROUPS_MAX));
-	ASSERT_ERRNO(EINVAL, sys_getgroups(sysconf(_SC_NGROUPS_MAX),
-					   self->gids + 1000));
-	ASSERT_EQ(1000, sys_getgroups(1000, self->gids + 1000));
+	ASSERT_ERRNO(EINVAL, sys_getgroups(sysconf(_SC_NGROUPS_MAX), held));
+	ASSERT_EQ(1000, sys_getgroups(1000, held));
+	ASSERT_EQ(0, memcmp(held, self->gids, sizeof(held)));
 
 	ASSERT_EQ(0, set_ngroups_max("65536"));
 	ASSERT_EQ(0, sys_setgroups(NGROUPS_MAX, self->gids));
@@ -1262,8 +1268,6 @@ TEST_F(ngroups_max, posix_minimum)
  * An empty write, or one of white space only, does what it does to any
  * other integer sysctl: kernel.overflowgid, proc_dointvec_minmax() too.
  */
-#define OVERFLOWGID_SYSCTL	"/proc/sys/kernel/overflowgid"
-
 TEST_F(ngroups_max, empty_write)
 {
 	static const char * const empty[] = { "", "\n", " " };
@@ -1310,7 +1314,8 @@ static int in_child(void (*fn)(void))
 
 static void write_as_nobody(void)
 {
-	if (setresgid(NOBODY, NOBODY, NOBODY) || setresuid(NOBODY, NOBODY, NOBODY))
+	if (setresgid(nobody_gid, nobody_gid, nobody_gid) ||
+	    setresuid(nobody_uid, nobody_uid, nobody_uid))
 		_exit(90);
 	_exit(set_ngroups_max("10"));
 }
@@ -1371,4 +1376,154 @@ TEST_F(ngroups_max, privilege)
 	ASSERT_EQ(NGROUPS_MAX, read_ngroups_max());
 }
 
-TEST_HARNESS_MAIN
+/*
+ * kernel.overflowgid set to another value: getgroups(), getgroups16() and
+ * /proc/PID/status follow it at once, for the gids their reader cannot see
+ * and, through the 16-bit calls, for those above 65535; a reader who sees
+ * the gids is not affected.  The fixture puts back the value it found;
+ * 6.1's harness runs no teardown for a test that it kills on its timeout:
+ * whatever runs the tests has to put the value back then.
+ */
+#define OTHER_OVERFLOWGID	65000
+
+FIXTURE(overflowgid)
+{
+	long found;
+	gid_t ovf;
+	bool changed;
+};
+
+FIXTURE_SETUP(overflowgid)
+{
+	char text[16];
+
+	/* 6.1's harness runs the test and teardown even after a SKIP here. */
+	self->changed = false;
+	self->found = read_long(OVERFLOWGID_SYSCTL);
+	if (self->found < 0)
+		SKIP(return, "cannot read %s", OVERFLOWGID_SYSCTL);
+	self->ovf = self->found == OTHER_OVERFLOWGID ? OTHER_OVERFLOWGID + 1 :
+						       OTHER_OVERFLOWGID;
+	snprintf(text, sizeof(text), "%u\n", self->ovf);
+	ASSERT_EQ(0, write_text(OVERFLOWGID_SYSCTL, text));
+	self->changed = true;
+	ASSERT_EQ((long)self->ovf, read_long(OVERFLOWGID_SYSCTL));
+}
+
+FIXTURE_TEARDOWN(overflowgid)
+{
+	char text[32];
+
+	if (!self->changed)
+		return;
+	snprintf(text, sizeof(text), "%ld\n", self->found);
+	EXPECT_EQ(0, write_text(OVERFLOWGID_SYSCTL, text));
+	EXPECT_EQ(self->found, read_long(OVERFLOWGID_SYSCTL));
+}
+
+/* In the initial namespace, only getgroups16() shows it. */
+TEST_F(overflowgid, compat16)
+{
+	static const gid_t in[] = { 70000, 1, 65536, 65535 };
+	static const gid_t sorted[] = { 1, 65535, 65536, 70000 };
+	__u16 expect16[] = { 1, BAD_GID16, self->ovf, self->ovf };
+
+	if (!self->changed)
+		return;
+	if (!HAVE_GROUPS16)
+		SKIP(return, NO_GROUPS16);
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(in), in));
+	check_groups16(_metadata, expect16, ARRAY_SIZE(expect16));
+	check_groups(_metadata, sorted, ARRAY_SIZE(sorted));
+	check_proc_groups(_metadata, sorted, ARRAY_SIZE(sorted));
+}
+
+/* Does the status file @path contain @text? */
+static bool status_has(const char *path, const char *text)
+{
+	char *status = read_text(path);
+	bool found = status && strstr(status, text);
+
+	free(status);
+	return found;
+}
+
+/*
+ * In a user namespace that maps only the egid: the other groups read back
+ * as the new overflowgid through every interface, while a reader in the
+ * initial namespace still sees the real gids in /proc/PID/status.
+ */
+TEST_F(overflowgid, user_namespace)
+{
+	static const gid_t old[] = { 80000, 100, 70000 };
+	static const char outside[] = "\nGroups:\t100 70000 80000\x20\n";
+	gid_t ovf = self->ovf;
+	gid_t before[] = { ovf, ovf, ovf };
+	gid_t after[] = { ovf, 5, ovf };
+	__u16 before16[] = { ovf, ovf, ovf };
+	__u16 after16[] = { ovf, 5, ovf };
+	int go[2], status;
+	char path[64];
+	pid_t pid;
+
+	if (!self->changed)
+		return;
+	ASSERT_EQ(0, setresgid(70000, 70000, 70000));
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(old), old));
+
+	/* a reader that stays in the initial namespace */
+	snprintf(path, sizeof(path), "/proc/%d/status", getpid());
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		char byte;
+
+		close(go[1]);
+		if (read(go[0], &byte, 1) != 1)
+			_exit(2);
+		_exit(status_has(path, outside) ? 0 : 1);
+	}
+	close(go[0]);
+
+	if (unshare(CLONE_NEWUSER))
+		SKIP(return, "unshare(CLONE_NEWUSER): %s", strerror(errno));
+	check_groups(_metadata, before, ARRAY_SIZE(before));
+	check_proc_groups(_metadata, before, ARRAY_SIZE(before));
+	if (HAVE_GROUPS16)
+		check_groups16(_metadata, before16, ARRAY_SIZE(before16));
+
+	ASSERT_EQ(0, write_text("/proc/self/setgroups", "deny"));
+	ASSERT_EQ(0, write_text("/proc/self/gid_map", "5 70000 1\n"));
+	check_groups(_metadata, after, ARRAY_SIZE(after));
+	check_proc_groups(_metadata, after, ARRAY_SIZE(after));
+	if (HAVE_GROUPS16)
+		check_groups16(_metadata, after16, ARRAY_SIZE(after16));
+
+	ASSERT_EQ(1, write(go[1], "x", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status)) {
+		TH_LOG("%s, read from the initial namespace, has no \"Groups:\t100 70000 80000 \"",
+		       path);
+	}
+}
+
+/* As TEST_HARNESS_MAIN, but only as root, and with nobody looked up. */
+static void __attribute__((constructor)) __constructor_order_last(void)
+{
+	if (!__constructor_order)
+		__constructor_order = _CONSTRUCTOR_ORDER_BACKWARD;
+}
+
+int main(int argc, char **argv)
+{
+	const char *why = cannot_run_tests();
+
+	if (why) {
+		ksft_print_header();
+		ksft_exit_skip("%s\n", why);
+	}
+	lookup_nobody(&nobody_uid, &nobody_gid);
+	return test_harness_run(argc, argv);
+}

@@ -58,11 +58,15 @@
 #define SO_PEERGROUPS	59
 #endif
 
-/* owner of the test files and keys: neither root nor nobody */
-#define OTHER_UID	65535
-
-/* The sets: members BASE_GID + 2 * i, far from 0 and from NOBODY */
+/* The sets: members BASE_GID + 2 * i, far from 0 and from nobody's gid */
 #define BASE_GID	100000U
+
+/* nobody, looked up before the tests start */
+static uid_t nobody_uid;
+static gid_t nobody_gid;
+
+/* owner of the test files and keys: neither root nor nobody */
+static uid_t other_uid;
 
 /* include/linux/key.h (not UAPI): the group permissions of a key */
 #define KEY_GRP_VIEW	0x00000100
@@ -222,25 +226,25 @@ static int child_fail(int code, const char *fmt, ...)
 	return code;
 }
 
-/* Become nobody:nogroup; as no uid stays 0, all capabilities go. */
+/* Become nobody; as no uid stays 0, all capabilities go. */
 static int become_nobody(void)
 {
 	__u64 eff, perm;
 
-	if (setresgid(NOBODY, NOBODY, NOBODY) ||
-	    setresuid(NOBODY, NOBODY, NOBODY))
+	if (setresgid(nobody_gid, nobody_gid, nobody_gid) ||
+	    setresuid(nobody_uid, nobody_uid, nobody_uid))
 		return child_fail(-1, "cannot become nobody: %s",
 				  strerror(errno));
 	if (get_caps(&eff, &perm) || eff || perm)
 		return child_fail(-1, "capabilities left as nobody");
-	if (getegid() != NOBODY || setfsgid(-1) != NOBODY)
+	if (getegid() != nobody_gid || (gid_t)setfsgid(-1) != nobody_gid)
 		return child_fail(-1, "egid or fsgid is not nobody's");
 	return 0;
 }
 
 /*
  * Fork a child that holds the @n gids of @gids (given to setgroups() in
- * shuffled order) and, if @nobody, is nobody:nogroup without capabilities.
+ * shuffled order) and, if @nobody, is nobody without capabilities.
  * Returns the pid in the parent and 0 in the child; a child that cannot
  * get there exits with CHILD_SETUP_FAILED.
  */
@@ -278,7 +282,7 @@ static int wait_child(pid_t pid)
 /*
  * 1. Membership through real permission checks.
  *
- * For a set of n members, files and directories owned by OTHER_UID are
+ * For a set of n members, files and directories owned by other_uid are
  * made for a group at every interesting position: first, second, middle,
  * last but one, last and both sides of every block edge, and for the
  * non-member right after each of them and the one before the first.  A
@@ -330,7 +334,7 @@ static int probe_path(char *buf, size_t size, const char *dir, char kind,
 	return snprintf(buf, size, "%s/%c%u", dir, kind, gid);
 }
 
-/* A file or directory owned by OTHER_UID:@gid with mode @mode. */
+/* A file or directory owned by other_uid:@gid with mode @mode. */
 static int make_owned(const char *path, gid_t gid, mode_t mode, bool dir)
 {
 	char inner[PATH_MAX + 8];
@@ -347,7 +351,7 @@ static int make_owned(const char *path, gid_t gid, mode_t mode, bool dir)
 	if (fd < 0)
 		return -1;
 	close(fd);
-	if (chown(path, OTHER_UID, gid) || chmod(path, mode))
+	if (chown(path, other_uid, gid) || chmod(path, mode))
 		return -1;
 	return 0;
 }
@@ -554,7 +558,7 @@ TEST_F(exec, keeps_groups)
 	ASSERT_EQ(0, sys_setgroups(variant->n, self->gids));
 	snprintf(n_arg, sizeof(n_arg), "%d", variant->n);
 	snprintf(seed_arg, sizeof(seed_arg), "%u", seed);
-	snprintf(uid_arg, sizeof(uid_arg), "%u", variant->nobody ? NOBODY : 0);
+	snprintf(uid_arg, sizeof(uid_arg), "%u", variant->nobody ? nobody_uid : 0);
 	argv[0] = "groups_users_test";
 	argv[1] = VERIFY_ARG;
 	argv[2] = n_arg;
@@ -827,8 +831,8 @@ TEST_F(peergroups, listen_connect)
 /*
  * 4. net.ipv4.ping_group_range: ping_init_sock() lets a process create an
  * ICMP socket if its egid or one of its groups is in the range, else
- * EACCES.  The children are nobody, whose egid (65534) is never in the
- * ranges used here.  The fixture puts the old range back.
+ * EACCES.  The children are nobody, whose egid is never in the ranges
+ * used here (main() sees to that).  The fixture puts the old range back.
  */
 #define PING_RANGE	"/proc/sys/net/ipv4/ping_group_range"
 
@@ -930,7 +934,7 @@ TEST_F(ping, range_edges)
 /*
  * 5. A key readable only through its group.  security/keys/permission.c
  * uses a key's group permissions if its gid is the caller's fsgid or one
- * of its groups.  The keys belong to OTHER_UID and live in this process's
+ * of its groups.  The keys belong to other_uid and live in this process's
  * keyring, which a child does not inherit: the children do not possess
  * them and name them by their (global) serial number.
  */
@@ -944,7 +948,7 @@ static void key_payload(char *buf, size_t size, const char *name)
 	snprintf(buf, size, "payload of key %s", name);
 }
 
-/* A "user" key of OTHER_UID:@gid with only the permissions @perm. */
+/* A "user" key of other_uid:@gid with only the permissions @perm. */
 static long make_key(struct __test_metadata *_metadata, const char *name,
 		     gid_t gid, long perm)
 {
@@ -959,7 +963,7 @@ static long make_key(struct __test_metadata *_metadata, const char *name,
 	ASSERT_LT(0, id) {
 		TH_LOG("add_key %s: %s", desc, strerror(errno));
 	}
-	ASSERT_EQ(0, sys_keyctl(KEYCTL_CHOWN, id, OTHER_UID, gid)) {
+	ASSERT_EQ(0, sys_keyctl(KEYCTL_CHOWN, id, other_uid, gid)) {
 		TH_LOG("KEYCTL_CHOWN: %s", strerror(errno));
 	}
 	ASSERT_EQ(0, sys_keyctl(KEYCTL_SETPERM, id, perm, 0)) {
@@ -1065,15 +1069,13 @@ TEST(key_group_permission)
  * map is written, and "allow" cannot come back; the list the process holds
  * reads back through the map, overflowgid where there is no mapping.
  */
+
+/* kernel.overflowgid (not fs.overflowgid), or its default without sysctls */
 static gid_t read_overflowgid(void)
 {
-	char *text = read_text("/proc/sys/fs/overflowgid");
-	unsigned long val = NOBODY;
+	long val = read_long(OVERFLOWGID_SYSCTL);
 
-	if (text)
-		val = strtoul(text, NULL, 10);
-	free(text);
-	return val;
+	return val < 0 ? DEFAULT_OVERFLOWGID : val;
 }
 
 static int deny_child(const gid_t *gids, int n, int pos, gid_t ovf)
@@ -1329,7 +1331,10 @@ TEST_F(userns, mapped_groups)
 	close(up[0]);
 }
 
-/* As TEST_HARNESS_MAIN, but a child run with VERIFY_ARG checks its groups. */
+/*
+ * As TEST_HARNESS_MAIN, but a child run with VERIFY_ARG checks its groups,
+ * and the tests run only as root, with nobody looked up.
+ */
 static void __attribute__((constructor)) __constructor_order_last(void)
 {
 	if (!__constructor_order)
@@ -1338,7 +1343,22 @@ static void __attribute__((constructor)) __constructor_order_last(void)
 
 int main(int argc, char **argv)
 {
+	const char *why;
+
 	if (argc > 1 && !strcmp(argv[1], VERIFY_ARG))
 		return verify_groups(argc, argv);
+	why = cannot_run_tests();
+	if (why) {
+		ksft_print_header();
+		ksft_exit_skip("%s\n", why);
+	}
+	lookup_nobody(&nobody_uid, &nobody_gid);
+	other_uid = nobody_uid != 65535 ? 65535 : 65533;
+	/* the tests take nobody's egid for one that is in none of their sets */
+	if (nobody_gid - (BASE_GID - 1000) < 2 * NGROUPS_MAX + 2000) {
+		ksft_print_header();
+		ksft_exit_skip("nobody's gid %u is among the gids the tests use\n",
+			       nobody_gid);
+	}
 	return test_harness_run(argc, argv);
 }
