@@ -8,7 +8,9 @@
  *	BENCH <metric> <N> <value>
  *
  * Times are nanoseconds per call (the median of several calls), memory is
- * bytes per group set, allocations are counts per setgroups() call.
+ * bytes per group set (what the kernel hands out for it, from the kmem
+ * tracepoints: see mem_window()), allocations are counts per setgroups()
+ * call.  A "MEM <N>: ..." line per N lists the blocks behind mem_measured.
  *
  *	groups_bench [--compat16 | --lookups] [--module PATH]
  *
@@ -46,7 +48,6 @@
 #define BASE		100000u
 #define LOOKUP_FILE	"/sys/kernel/debug/groups_lookup_bench"
 #define TRACING		"/sys/kernel/tracing"
-#define MEM_THREADS	400
 
 static long sys_setgroups(long n, const gid_t *g)
 {
@@ -338,77 +339,6 @@ static void bench_fork(int n, gid_t *g)
 	report("fork_exit_wait", n, median(t, FORK_REPS));
 }
 
-static long meminfo_kb(const char *key)
-{
-	char line[128];
-	size_t len = strlen(key);
-	long val = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, len) && line[len] == ':')
-			val = atol(line + len + 1);
-	if (f)
-		fclose(f);
-	return val;
-}
-
-/* Threads each install a distinct set of n gids and hold it. */
-static pthread_barrier_t mem_start, mem_done, mem_exit;
-static int mem_n;
-
-static void *mem_thread(void *arg)
-{
-	long t = (long)arg;
-	gid_t *g = malloc(sizeof(*g) * (mem_n + 1));
-
-	pthread_barrier_wait(&mem_start);
-	fill(g, mem_n, SORTED, BASE + t * (gid_t)mem_n);
-	if (sys_setgroups(mem_n, g))
-		die("setgroups in thread");
-	free(g);
-	pthread_barrier_wait(&mem_done);
-	pthread_barrier_wait(&mem_exit);
-	return NULL;
-}
-
-static void bench_memory(int n)
-{
-	/* Fewer sets when they are big: each setgroups() costs ~n. */
-	long threads = 2000000 / (n + 1), t;
-	pthread_t th[MEM_THREADS];
-	pthread_attr_t attr;
-	long free0, free1, slab0, slab1;
-
-	threads = threads < 40 ? 40 : threads > MEM_THREADS ? MEM_THREADS : threads;
-	mem_n = n;
-	pthread_barrier_init(&mem_start, NULL, threads + 1);
-	pthread_barrier_init(&mem_done, NULL, threads + 1);
-	pthread_barrier_init(&mem_exit, NULL, threads + 1);
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 64 * 1024);
-	for (t = 0; t < threads; t++)
-		if (pthread_create(&th[t], &attr, mem_thread, (void *)t))
-			die("pthread_create");
-	sync();
-	usleep(100000);
-	free0 = meminfo_kb("MemFree");
-	slab0 = meminfo_kb("Slab");
-	pthread_barrier_wait(&mem_start);
-	pthread_barrier_wait(&mem_done);
-	usleep(100000);
-	free1 = meminfo_kb("MemFree");
-	slab1 = meminfo_kb("Slab");
-	pthread_barrier_wait(&mem_exit);
-	for (t = 0; t < threads; t++)
-		pthread_join(th[t], NULL);
-	report("mem_per_set", n, (free0 - free1) * 1024.0 / threads);
-	report("slab_per_set", n, (slab1 - slab0) * 1024.0 / threads);
-	pthread_barrier_destroy(&mem_start);
-	pthread_barrier_destroy(&mem_done);
-	pthread_barrier_destroy(&mem_exit);
-}
-
 static int write_file(const char *path, const char *text)
 {
 	int fd = open(path, O_WRONLY | O_TRUNC);
@@ -422,56 +352,499 @@ static int write_file(const char *path, const char *text)
 	return ret;
 }
 
-static int count_lines(const char *path, const char *needle)
+/* The whole of a (small) proc or tracefs file, NUL-terminated; NULL if none */
+static char *read_all(const char *path)
 {
-	char line[512];
-	FILE *f = fopen(path, "r");
-	int n = 0;
+	size_t len = 0, size = 16384;
+	char *buf = malloc(size);
+	int fd = open(path, O_RDONLY);
+	ssize_t r;
 
-	while (f && fgets(line, sizeof(line), f))
-		if (line[0] != '#' && (!needle || strstr(line, needle)))
-			n++;
-	if (f)
-		fclose(f);
-	return f ? n : -1;
+	if (fd < 0 || !buf) {
+		free(buf);
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	while ((r = read(fd, buf + len, size - len - 1)) > 0) {
+		len += r;
+		if (size - len < 4096) {
+			size *= 2;
+			buf = realloc(buf, size);
+			if (!buf)
+				die("realloc");
+		}
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
 }
 
 /*
- * Allocations that one setgroups() makes: page allocations of order > 0
- * (the kmem:mm_page_alloc tracepoint, filtered on order and on this task;
- * this counts slab refills too) and vmalloc areas that the new set holds.
+ * The memory of one set, exactly: what the kernel hands out for it, from the
+ * kmem tracepoints (include/trace/events/kmem.h in 6.1).
+ *
+ * The window is one setgroups(n) of a buffer that is filled (so faulted in)
+ * before it, with gids in random order, the common case that makes both
+ * kernels sort: the patched kernel (and the series up to 0013) then takes one
+ * order-0 page of bucket bounds for the sort and frees it before returning.
+ * Tracing is on only around the call and only for this task (set_event_pid),
+ * with these events:
+ *
+ *   kmalloc		call_site ptr bytes_req bytes_alloc gfp_flags node: every
+ *			kmalloc(), kvmalloc()'s first try included; bytes_alloc
+ *			is the size class handed out, or PAGE_SIZE << order for
+ *			a request above KMALLOC_MAX_CACHE_SIZE (2 * PAGE_SIZE on
+ *			SLUB), which kmalloc_large() takes from the page
+ *			allocator, tracing mm_page_alloc first
+ *   kfree		call_site ptr
+ *   mm_page_alloc	pfn order gfp_flags migratetype: every page block the
+ *			page allocator hands out, per-CPU lists included (not
+ *			the bulk allocator's, which vmalloc uses: see below)
+ *   mm_page_free,
+ *   mm_page_free_batched	pfn (order)
+ *
+ * Memory of the set = the bytes_alloc of the kmalloc events + PAGE_SIZE <<
+ * order of the mm_page_alloc events that carry __GFP_ACCOUNT and do not back
+ * a large kmalloc counted already, less what the same call frees again of
+ * what it allocated (matched by pointer or pfn; so the sort's page nets
+ * out, and "mem_peak" is the most held at once, with it).  A page allocation
+ * without __GFP_ACCOUNT is SLUB refilling a cache (new_slab() masks the gfp
+ * down to GFP_RECLAIM_MASK | GFP_CONSTRAINT_MASK, dropping __GFP_ACCOUNT,
+ * while every group_info allocation is GFP_KERNEL_ACCOUNT): those are
+ * counted apart ("slab_refills_gt0", order > 0 only), as they depend on how
+ * full the cache's slab was, not on the request.  The cred that
+ * prepare_creds() takes is a kmem_cache_alloc(), not traced here.
+ *
+ * The old set: each measured call switches from an empty set (setgroups(0),
+ * one small kmalloc), and the set it replaces is freed by an RCU callback
+ * (commit_creds() -> put_cred() -> call_rcu()), which may or may not run in
+ * the window (in a softirq on this task).  Only frees of what the window
+ * allocated count, so the figure is the new set's whatever RCU does.  To
+ * verify that it is the set, and only the set, the set is then replaced by
+ * an empty one again, with tracing on for every task, until every block the
+ * window left held has been freed ("mem_freed": must equal mem_measured;
+ * no file may be opened before that replacement, as a file holds the cred
+ * it was opened with, and so the set).  Pointers are traced unhashed
+ * (options/hash-ptr off), to match frees with allocations.
+ *
+ * Each N gets MEM_CALLS such calls, each with other gids; mem_measured is
+ * the least (an interrupt on this task could only add to a call's figure),
+ * mem_peak the most, the counts are per call.
+ *
+ * "requests_gt_page" counts the requests above a page: kmalloc() calls
+ * asking for more than PAGE_SIZE (a kvmalloc() of that size makes exactly
+ * one, whether it ends in a slab, in pages or in vmalloc) and accounted
+ * page allocations of order > 0 that back no kmalloc.  "vmalloc_areas"
+ * counts the areas the set holds (new lines of /proc/vmallocinfo); as the
+ * bulk allocator behind vmalloc() traces no mm_page_alloc, their pages are
+ * added to the set from /proc/vmallocinfo.
  */
-static void bench_allocations(int n, gid_t *g)
-{
-	const int calls = 8;
-	char pid[32];
-	int c, high, v0, v1;
+#define MEM_CALLS	8
+#define MEM_MAX_OBJS	1024
+#define MEM_FREE_WAIT_NS	3e9
 
-	if (write_file(TRACING "/events/kmem/mm_page_alloc/filter", "order > 0"))
+static const char * const mem_events[] = {
+	"kmalloc", "kfree", "mm_page_alloc", "mm_page_free", "mm_page_free_batched",
+};
+
+struct mem_obj {
+	char ptr[24];		/* as traced: kmalloc, or "" for pages alone */
+	unsigned long pfn;	/* first pfn of pages, 0 for a slab object */
+	long bytes;		/* bytes_alloc, or PAGE_SIZE << order */
+	long req;		/* bytes_req of a kmalloc */
+	int order;		/* of pages */
+	int live;
+};
+
+static struct mem_window {
+	struct mem_obj obj[MEM_MAX_OBJS];
+	int nobj;
+	long held, peak, freed;
+	int requests, refills_gt0, refills, vmalloc_areas, lost;
+	int verified;		/* every block held was seen freed */
+	long vmalloc_bytes;
+} mw;
+
+/* Cleared when frees went unseen for MEM_FREE_WAIT_NS: no more waiting */
+static int mem_verify = 1;
+
+/* The value of " key=" in a trace line, as text; 0 if absent */
+static int field(const char *line, const char *key, char *out, size_t size)
+{
+	char pat[32];
+	const char *p;
+	size_t len = 0;
+
+	snprintf(pat, sizeof(pat), " %s=", key);
+	p = strstr(line, pat);
+	if (!p)
+		return 0;
+	p += strlen(pat);
+	while (p[len] && p[len] != ' ' && p[len] != '\n' && len + 1 < size)
+		len++;
+	memcpy(out, p, len);
+	out[len] = '\0';
+	return 1;
+}
+
+static long field_num(const char *line, const char *key)
+{
+	char v[32];
+
+	return field(line, key, v, sizeof(v)) ? strtol(v, NULL, 0) : -1;
+}
+
+static unsigned long field_pfn(const char *line)
+{
+	char v[32];
+
+	return field(line, "pfn", v, sizeof(v)) ? strtoul(v, NULL, 0) : 0;
+}
+
+/* The event of a trace line ("task-pid [cpu] flags ts: event: fields") */
+static int is_event(const char *line, const char *event)
+{
+	char pat[40];
+
+	snprintf(pat, sizeof(pat), ": %s: ", event);
+	return strstr(line, pat) != NULL;
+}
+
+static int null_ptr(const char *ptr)
+{
+	return !ptr[0] || strspn(ptr, "0x") == strlen(ptr) || !strcmp(ptr, "(null)");
+}
+
+static struct mem_obj *mem_add(void)
+{
+	if (mw.nobj == MEM_MAX_OBJS) {
+		printf("groups_bench: more than %d allocations in one setgroups()\n",
+		       MEM_MAX_OBJS);
+		exit(1);
+	}
+	memset(&mw.obj[mw.nobj], 0, sizeof(mw.obj[0]));
+	mw.obj[mw.nobj].live = 1;
+	return &mw.obj[mw.nobj++];
+}
+
+/* A free of what the window holds: the latest live block at @ptr or @pfn */
+static void mem_free(const char *ptr, unsigned long pfn, int counting)
+{
+	int i;
+
+	for (i = mw.nobj - 1; i >= 0; i--) {
+		struct mem_obj *o = &mw.obj[i];
+
+		if (o->live && ((ptr && !strcmp(o->ptr, ptr)) || (pfn && o->pfn == pfn))) {
+			o->live = 0;
+			if (counting)
+				mw.held -= o->bytes;
+			else
+				mw.freed += o->bytes;
+			return;
+		}
+	}
+}
+
+/*
+ * One trace line.  @counting: the measured window (allocations and frees of
+ * this task); else the verification, where only frees of what is held matter.
+ */
+static void mem_event(const char *line, long page, int counting)
+{
+	char ptr[24] = "", gfp[256] = "";
+	unsigned long pfn;
+	struct mem_obj *o;
+	long req, bytes;
+	int i, order;
+
+	if (line[0] == '#') {
+		unsigned long in, written;
+		const char *p = strstr(line, "entries-in-buffer/entries-written:");
+
+		if (p && sscanf(p + 34, "%lu/%lu", &in, &written) == 2 && in != written)
+			mw.lost = 1;
 		return;
+	}
+	if (is_event(line, "kfree")) {
+		if (field(line, "ptr", ptr, sizeof(ptr)) && !null_ptr(ptr))
+			mem_free(ptr, 0, counting);
+		return;
+	}
+	if (is_event(line, "mm_page_free") || is_event(line, "mm_page_free_batched")) {
+		pfn = field_pfn(line);
+		if (pfn)
+			mem_free(NULL, pfn, counting);
+		return;
+	}
+	if (!counting)
+		return;
+	if (is_event(line, "mm_page_alloc")) {
+		pfn = field_pfn(line);
+		order = field_num(line, "order");
+		field(line, "gfp_flags", gfp, sizeof(gfp));
+		if (!pfn || order < 0)
+			return;				/* failed */
+		if (!strstr(gfp, "ACCOUNT")) {		/* SLUB refilling a cache */
+			mw.refills++;
+			mw.refills_gt0 += order > 0;
+			return;
+		}
+		o = mem_add();
+		o->pfn = pfn;
+		o->order = order;
+		o->bytes = page << order;
+	} else if (is_event(line, "kmalloc")) {
+		field(line, "ptr", ptr, sizeof(ptr));
+		req = field_num(line, "bytes_req");
+		bytes = field_num(line, "bytes_alloc");
+		mw.requests += req > page;
+		if (null_ptr(ptr) || bytes <= 0)
+			return;				/* failed (kvmalloc goes on) */
+		if (bytes > 2 * page) {
+			/* kmalloc_large(): its pages are the last block of that size */
+			for (i = mw.nobj - 1; i >= 0; i--) {
+				o = &mw.obj[i];
+				if (o->live && o->pfn && !o->ptr[0] && o->bytes == bytes) {
+					snprintf(o->ptr, sizeof(o->ptr), "%s", ptr);
+					o->req = req;
+					return;
+				}
+			}
+		}
+		o = mem_add();
+		snprintf(o->ptr, sizeof(o->ptr), "%s", ptr);
+		o->bytes = bytes;
+		o->req = req;
+	} else {
+		return;
+	}
+	mw.held += o->bytes;
+	if (mw.held > mw.peak)
+		mw.peak = mw.held;
+}
+
+/* Feed the complete lines of @text to mem_event(); returns the bytes used */
+static size_t mem_lines(char *text, size_t len, long page, int counting)
+{
+	size_t start = 0, i;
+
+	for (i = 0; i < len; i++)
+		if (text[i] == '\n') {
+			text[i] = '\0';
+			mem_event(text + start, page, counting);
+			start = i + 1;
+		}
+	return start;
+}
+
+/* The vmalloc areas with pages in @after but not in @before */
+static void mem_vmalloc(const char *before, char *after, long page)
+{
+	char *line, *save = NULL;
+
+	for (line = strtok_r(after, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *p = strstr(line, " pages=");
+
+		if (!p || !strstr(line, " vmalloc") || strstr(before, line))
+			continue;
+		mw.vmalloc_areas++;
+		mw.vmalloc_bytes += atol(p + 7) * page;
+	}
+}
+
+static int mem_live(void)
+{
+	int i, n = 0;
+
+	for (i = 0; i < mw.nobj; i++)
+		n += mw.obj[i].live;
+	return n;
+}
+
+/*
+ * Replace the set with an empty one, tracing frees of every task, until
+ * what the window left held has all been freed (by RCU), or a timeout.
+ */
+static void mem_verify_freed(long page)
+{
+	static char buf[65536];
+	size_t len = 0, used;
+	double deadline;
+	int fd;
+	ssize_t r;
+
+	mw.freed = 0;
+	if (!mem_verify) {
+		if (sys_setgroups(0, NULL))
+			die("setgroups");
+		return;
+	}
+	write_file(TRACING "/set_event_pid", "");
+	write_file(TRACING "/trace", "");
+	write_file(TRACING "/tracing_on", "1");
+	if (sys_setgroups(0, NULL))
+		die("setgroups");
+	/*
+	 * Only now: an open file holds the cred it was opened with (f_cred),
+	 * and with it the set.  What was freed meanwhile is in the buffer.
+	 */
+	fd = open(TRACING "/trace_pipe", O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		die("trace_pipe");
+	deadline = now_ns() + MEM_FREE_WAIT_NS;
+	while (mem_live() && now_ns() < deadline) {
+		r = read(fd, buf + len, sizeof(buf) - len - 1);
+		if (r <= 0) {
+			usleep(2000);
+			continue;
+		}
+		len += r;
+		used = mem_lines(buf, len, page, 0);
+		if (!used && len == sizeof(buf) - 1)
+			used = len;		/* a line longer than the buffer */
+		memmove(buf, buf + used, len - used);
+		len -= used;
+	}
+	write_file(TRACING "/tracing_on", "0");
+	close(fd);
+	mw.verified = !mem_live();
+	if (!mw.verified) {
+		printf("MEM: %d block(s) of the set not seen freed in %.0f s: "
+		       "no more verification in this boot\n", mem_live(), MEM_FREE_WAIT_NS / 1e9);
+		mem_verify = 0;
+	}
+}
+
+/* One measured setgroups(n, g) from an empty set; the result is in mw */
+static void mem_window(int n, const gid_t *g, long page)
+{
+	char pid[32], *before, *after, *trace;
+	int i;
+
+	memset(&mw, 0, sizeof(mw));
+	if (sys_setgroups(0, NULL))
+		die("setgroups");
+	before = read_all("/proc/vmallocinfo");
 	snprintf(pid, sizeof(pid), "%d", getpid());
 	write_file(TRACING "/set_event_pid", pid);
 	write_file(TRACING "/trace", "");
-	write_file(TRACING "/events/kmem/mm_page_alloc/enable", "1");
 	write_file(TRACING "/tracing_on", "1");
-	for (c = 0; c < calls; c++) {
-		fill(g, n, RANDOM, BASE + c * (gid_t)n);
-		if (sys_setgroups(n, g))
-			die("setgroups");
-	}
-	write_file(TRACING "/tracing_on", "0");
-	write_file(TRACING "/events/kmem/mm_page_alloc/enable", "0");
-	high = count_lines(TRACING "/trace", "mm_page_alloc");
-	report("order_gt0_allocs", n, (double)high / calls);
-
-	if (sys_setgroups(0, NULL))
-		die("setgroups");
-	v0 = count_lines("/proc/vmallocinfo", NULL);
 	if (sys_setgroups(n, g))
 		die("setgroups");
-	v1 = count_lines("/proc/vmallocinfo", NULL);
-	if (v0 >= 0 && v1 >= 0)
-		report("vmalloc_areas", n, v1 - v0);
+	write_file(TRACING "/tracing_on", "0");
+
+	trace = read_all(TRACING "/trace");
+	if (!trace)
+		die("reading the trace");
+	mem_lines(trace, strlen(trace), page, 1);
+	free(trace);
+	if (mw.lost) {
+		printf("groups_bench: trace events lost in setgroups(%d)\n", n);
+		exit(1);
+	}
+	/* Accounted pages of order > 0 that no kmalloc took: requests too */
+	for (i = 0; i < mw.nobj; i++)
+		mw.requests += mw.obj[i].pfn && mw.obj[i].order > 0 && !mw.obj[i].ptr[0];
+
+	after = read_all("/proc/vmallocinfo");
+	if (before && after)
+		mem_vmalloc(before, after, page);
+	free(before);
+	free(after);
+	mw.held += mw.vmalloc_bytes;
+	mw.peak += mw.vmalloc_bytes;
+
+	mem_verify_freed(page);
+}
+
+/* What the window allocated, grouped: "held: 1 x kmalloc 1024 (asked 772), ..." */
+static void mem_describe(int n)
+{
+	char line[1024];
+	size_t len;
+	int i, j, live;
+
+	len = snprintf(line, sizeof(line), "MEM %d:", n);
+	for (live = 1; live >= 0; live--) {
+		int done[MEM_MAX_OBJS] = { 0 }, any = 0;
+
+		len += snprintf(line + len, sizeof(line) - len, " %s", live ? "held" : "freed again");
+		for (i = 0; i < mw.nobj && len < sizeof(line) - 80; i++) {
+			const struct mem_obj *o = &mw.obj[i];
+			int count = 0;
+
+			if (done[i] || o->live != live)
+				continue;
+			for (j = i; j < mw.nobj; j++)
+				if (!done[j] && mw.obj[j].live == live &&
+				    mw.obj[j].bytes == o->bytes && !mw.obj[j].pfn == !o->pfn &&
+				    !mw.obj[j].ptr[0] == !o->ptr[0] && mw.obj[j].req == o->req) {
+					done[j] = 1;
+					count++;
+				}
+			len += snprintf(line + len, sizeof(line) - len, "%s %d x %s %ld",
+					any++ ? "," : "", count,
+					!o->pfn ? "kmalloc" : o->ptr[0] ? "kmalloc_large" : "pages",
+					o->bytes);
+			if (o->req)
+				len += snprintf(line + len, sizeof(line) - len, " (asked %ld)",
+						o->req);
+		}
+		if (!any)
+			len += snprintf(line + len, sizeof(line) - len, " nothing");
+		len += snprintf(line + len, sizeof(line) - len, ";");
+	}
+	printf("%s vmalloc %d area(s) %ld; slab refills %d (order > 0: %d); freed once replaced %ld\n",
+	       line, mw.vmalloc_areas, mw.vmalloc_bytes, mw.refills, mw.refills_gt0, mw.freed);
+}
+
+static void bench_memory(int n, gid_t *g)
+{
+	static struct mem_window best;
+	long page = sysconf(_SC_PAGESIZE), peak = 0;
+	int c, requests = 0, refills_gt0 = 0, areas = 0;
+	size_t e;
+	char path[128];
+
+	if (access(TRACING "/events/kmem/kmalloc/enable", W_OK))
+		return;		/* no tracing: make bench fails on the missing figures */
+	write_file(TRACING "/tracing_on", "0");
+	write_file(TRACING "/options/hash-ptr", "0");	/* %p as it is */
+	for (e = 0; e < sizeof(mem_events) / sizeof(mem_events[0]); e++) {
+		snprintf(path, sizeof(path), TRACING "/events/kmem/%s/enable", mem_events[e]);
+		if (write_file(path, "1"))
+			die(path);
+	}
+	for (c = 0; c < MEM_CALLS; c++) {
+		fill(g, n, RANDOM, BASE + c * (gid_t)n);
+		mem_window(n, g, page);
+		requests += mw.requests;
+		refills_gt0 += mw.refills_gt0;
+		areas = mw.vmalloc_areas > areas ? mw.vmalloc_areas : areas;
+		peak = mw.peak > peak ? mw.peak : peak;
+		/* the least: an interrupt on this task can only add */
+		if (!c || mw.held < best.held)
+			best = mw;
+	}
+	/* The events stay off outside: a probe costs even with tracing off. */
+	for (e = 0; e < sizeof(mem_events) / sizeof(mem_events[0]); e++) {
+		snprintf(path, sizeof(path), TRACING "/events/kmem/%s/enable", mem_events[e]);
+		write_file(path, "0");
+	}
+	write_file(TRACING "/set_event_pid", "");
+	write_file(TRACING "/trace", "");
+
+	mw = best;
+	mem_describe(n);
+	report("mem_measured", n, best.held);
+	report("mem_peak", n, peak);
+	if (best.verified)
+		report("mem_freed", n, best.freed);
+	report("requests_gt_page", n, (double)requests / MEM_CALLS);
+	report("slab_refills_gt0", n, (double)refills_gt0 / MEM_CALLS);
+	report("vmalloc_areas", n, areas);
 }
 
 static int load_module(const char *path)
@@ -486,13 +859,35 @@ static int load_module(const char *path)
 	return 0;
 }
 
+/* Add @n to the sizes, kept in order and once each; @timed: all the benchmarks */
+static int add_size(int *sizes, int *timed, int nsizes, int n, int is_timed)
+{
+	int i, j;
+
+	for (i = 0; i < nsizes && sizes[i] < n; i++)
+		;
+	if (i < nsizes && sizes[i] == n) {
+		timed[i] |= is_timed;
+		return nsizes;
+	}
+	for (j = nsizes; j > i; j--) {
+		sizes[j] = sizes[j - 1];
+		timed[j] = timed[j - 1];
+	}
+	sizes[i] = n;
+	timed[i] = is_timed;
+	return nsizes + 1;
+}
+
 int main(int argc, char **argv)
 {
-	int sizes[16], nsizes = 0, i, compat16 = 0, lookups = 0;
+	int sizes[16], timed[16], nsizes = 0, i, compat16 = 0, lookups = 0;
 	long per_page = sysconf(_SC_PAGESIZE) / sizeof(gid_t);
 	gid_t *g = malloc(sizeof(gid_t) * (NGROUPS_MAX + 1));
 	gid_t *buf = malloc(sizeof(gid_t) * (NGROUPS_MAX + 1));
 	const int fixed[] = { 0, 1, 8, 32, 33 };
+	/* The memory of these is measured whatever the page size. */
+	const int memory[] = { 1023, 10000, NGROUPS_MAX };
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--compat16"))
@@ -506,31 +901,33 @@ int main(int argc, char **argv)
 
 	/* The sizes of the issue; the block edges follow the page size. */
 	for (i = 0; i < 5; i++)
-		sizes[nsizes++] = fixed[i];
-	sizes[nsizes++] = per_page - 1;
-	sizes[nsizes++] = per_page;
-	sizes[nsizes++] = per_page + 1;
+		nsizes = add_size(sizes, timed, nsizes, fixed[i], 1);
+	nsizes = add_size(sizes, timed, nsizes, per_page - 1, 1);
+	nsizes = add_size(sizes, timed, nsizes, per_page, 1);
+	nsizes = add_size(sizes, timed, nsizes, per_page + 1, 1);
 	if (per_page + 1 < 10000)
-		sizes[nsizes++] = 10000;
-	sizes[nsizes++] = NGROUPS_MAX;
+		nsizes = add_size(sizes, timed, nsizes, 10000, 1);
+	nsizes = add_size(sizes, timed, nsizes, NGROUPS_MAX, 1);
+	/* Memory only: the timed sizes stay those of the issue's targets. */
+	for (i = 0; i < 3; i++)
+		nsizes = add_size(sizes, timed, nsizes, memory[i], 0);
 
 	printf("BENCH page_size 0 %ld\n", per_page * 4);
 	for (i = 0; i < nsizes; i++) {
 		int n = sizes[i];
 
-		if (compat16) {
+		if (compat16 && timed[i]) {
 			bench_compat16(n);
-			continue;
-		}
-		if (lookups) {
+		} else if (lookups && timed[i]) {
 			bench_lookup(n, g);
-			continue;
+		} else if (!compat16 && !lookups) {
+			if (timed[i]) {
+				bench_set_get(n, g, buf);
+				bench_lookup(n, g);
+				bench_fork(n, g);
+			}
+			bench_memory(n, g);
 		}
-		bench_set_get(n, g, buf);
-		bench_lookup(n, g);
-		bench_fork(n, g);
-		bench_memory(n);
-		bench_allocations(n, g);
 	}
 	return 0;
 }

@@ -11,6 +11,12 @@ work on today's flat array, before the storage changes), splits each gain
 between the sort and copy patches and the storage patch.  Results go to
 build/bench/<target>/: results.md, raw.tsv, plots, the command.
 
+The memory of a set is measured exactly in the guest, from the kmem
+tracepoints around one setgroups() (see mem_window() in groups_bench.c),
+and set against what the layout must take, computed here from the code's
+constants (layout()); make bench fails when the two differ by more than a
+page for any kernel, N and round.
+
 make bench-lookups (--lookups) boots the same kernels to time only the
 in-kernel lookups: a boot of seconds, so that more rounds fit, with no
 other phase of the benchmark before them.  Its results go to
@@ -43,17 +49,89 @@ TARGETS = [
     ("lookup_miss", lambda n, pg: True, 1.1),
     ("lookup_random", lambda n, pg: True, 1.1),
     ("fork_exit_wait", lambda n, pg: True, 1.05),
-    ("mem_per_set", lambda n, pg: n == 10000, 0.7),
-    ("mem_per_set", lambda n, pg: n == 65536, 0.55),
-    ("mem_per_set", lambda n, pg: True, 1.0),
+    # 10,000 groups are paged only with 4K pages (GROUPS_INLINE_MAX 1,022; 16,382 with 64K)
+    ("mem_measured", lambda n, pg: n == 10000 and n > inline_max(pg), 0.7),
+    ("mem_measured", lambda n, pg: n == 65536, 0.55),
+    ("mem_measured", lambda n, pg: True, 1.0),
 ]
 # The last patch before the storage switch: sort and copy on the flat array
 ATTRIBUTE = "0013"
 
-# counts whose target is an absolute 0 on the patched kernel
-ZERO = {"order_gt0_allocs", "vmalloc_areas"}
-UNITS = {"mem_per_set": "bytes", "slab_per_set": "bytes", "order_gt0_allocs": "per call",
+# counts whose target is an absolute 0 on the patched kernel: requests above a page
+# (kmalloc/kvmalloc calls for more than PAGE_SIZE, accounted page allocations of
+# order > 0 that back no kmalloc) and vmalloc areas
+ZERO = {"requests_gt_page", "vmalloc_areas"}
+# counts shown without a ratio or target: SLUB's own refills of order > 0 depend on
+# how full the cache's slab was when the call came, not on the request
+INFO = {"slab_refills_gt0"}
+# shown in the memory table only
+MEMORY_ONLY = {"mem_peak", "mem_freed"}
+UNITS = {"mem_measured": "bytes", "mem_peak": "bytes", "mem_freed": "bytes",
+         "requests_gt_page": "per call", "slab_refills_gt0": "per call",
          "vmalloc_areas": "per set"}
+
+# ---- what the layouts must take: the code's own constants ----
+# SLUB in 6.1 (include/linux/slab.h): kmalloc size classes from KMALLOC_MIN_SIZE,
+# powers of two plus 96 and 192, up to KMALLOC_MAX_CACHE_SIZE = 2 * PAGE_SIZE
+# (KMALLOC_SHIFT_HIGH = PAGE_SHIFT + 1); above that kmalloc_large() takes pages of
+# order get_order(size).  KMALLOC_MIN_SIZE is 8 (KMALLOC_SHIFT_LOW 3) unless the
+# architecture sets ARCH_DMA_MINALIGN above 8: arm64 sets 128 in 6.1
+# (arch/arm64/include/asm/cache.h), so its smallest class is 128 and it has no
+# kmalloc-96 or -192 (setup_kmalloc_cache_index_table()).
+KMALLOC_MIN_SIZE = {"x86_64": 8, "arm64": 128}
+# struct group_info: atomic_t usage, int ngroups, then the gids (kgid_t, 4 bytes)
+# or, in the patched kernel's paged lists, the block pointers (8 bytes on the
+# 64-bit kernels this harness builds) and the probe keys (kgid_t)
+GROUP_INFO_SIZE, KGID_SIZE, POINTER_SIZE = 8, 4, 8
+
+
+def inline_max(page):
+    """GROUPS_INLINE_MAX of the patched include/linux/cred.h"""
+    return (page - GROUP_INFO_SIZE) // KGID_SIZE
+
+
+def get_order(size, page):
+    order = 0
+    while page << order < size:
+        order += 1
+    return order
+
+
+def kmalloc_bytes(size, page, kmin):
+    """What kmalloc(size) hands out (the kmalloc event's bytes_alloc) on SLUB"""
+    if size > 2 * page:                         # > KMALLOC_MAX_CACHE_SIZE
+        return page << get_order(size, page)
+    if size <= kmin:
+        return kmin
+    if kmin <= 32 and 64 < size <= 96:
+        return 96
+    if kmin <= 64 and 128 < size <= 192:
+        return 192
+    return 1 << (size - 1).bit_length()
+
+
+def layout(kernel, n, page, kmin):
+    """(header bytes, pages) of a set of n gids: the kmalloc()ed part and the pages"""
+    if kernel != "patched":
+        # kernel/groups.c before patch 14: kvmalloc(struct_size(gi, gid, n)), which
+        # is kmalloc() whenever that succeeds
+        return kmalloc_bytes(GROUP_INFO_SIZE + KGID_SIZE * n, page, kmin), 0
+    # the patched groups_header_size() and groups_alloc()
+    if n <= inline_max(page):
+        return kmalloc_bytes(GROUP_INFO_SIZE + KGID_SIZE * n, page, kmin), 0
+    per_block = page // KGID_SIZE               # GROUPS_PER_BLOCK
+    nblocks = -(-n // per_block)
+    tail = n % per_block
+    size = GROUP_INFO_SIZE + nblocks * POINTER_SIZE + (nblocks - 1) * KGID_SIZE
+    tail_inline = bool(tail) and size + tail * KGID_SIZE <= page
+    if tail_inline:
+        size += tail * KGID_SIZE
+    return kmalloc_bytes(size, page, kmin), nblocks - tail_inline
+
+
+def mem_computed(kernel, n, page, kmin):
+    header, pages = layout(kernel, n, page, kmin)
+    return header + pages * page
 
 
 def results_dir(target, lookups):
@@ -143,9 +221,20 @@ def cmd_bench(args):
             h.progress(f"bench: round {r + 1}/{args.rounds} {k} ({elapsed:.0f}s in the guest)")
 
     write_raw(outdir, runs)
-    report(target, outdir, runs, args.rounds, lookups=args.lookups)
+    failures = report(target, outdir, runs, args.rounds, lookups=args.lookups)
     print(f"bench: {time.monotonic() - t0:.0f}s; results in {outdir}/")
-    return 0
+    return memory_verdict(failures, outdir)
+
+
+def memory_verdict(failures, outdir):
+    """The exit status: 1, with one clear line, when the memory check failed"""
+    if not failures:
+        return 0
+    more = " ..." if len(failures) > 1 else ""
+    print(f"bench: FAILED: the measured memory of a set is more than a page away from "
+          f"what its layout must take ({len(failures)}: {failures[0]}{more}); "
+          f"see {outdir}/results.md")
+    return 1
 
 
 # The rows of the cover letter's table
@@ -153,8 +242,8 @@ COVER = [("setgroups_random", [32, 10000, 65536]), ("setgroups_sorted", [32, 655
          ("getgroups", [32, 65536]), ("setgroups16_random", [65536]), ("getgroups16", [65536]),
          ("lookup_first", [32, 65536]), ("lookup_middle", [10000, 65536]),
          ("lookup_random", [32, 1024, 10000, 65536]), ("lookup_miss", [1024, 65536]),
-         ("fork_exit_wait", [32, 65536]), ("mem_per_set", [1023, 10000, 65536]),
-         ("order_gt0_allocs", [10000, 65536])]
+         ("fork_exit_wait", [32, 65536]), ("mem_measured", [1023, 10000, 65536]),
+         ("requests_gt_page", [10000, 65536])]
 
 
 def write_raw(outdir, runs):
@@ -217,7 +306,7 @@ def report(target, outdir, runs, rounds, lookups=False):
 
     rows, misses, cover_rows = [], [], {}
     for m, n in keys:
-        if m == "page_size":
+        if m == "page_size" or m in MEMORY_ONLY:
             continue
         v = [run.get((m, n)) for run in runs["vanilla"]]
         p = [run.get((m, n)) for run in runs["patched"]]
@@ -227,16 +316,18 @@ def report(target, outdir, runs, rounds, lookups=False):
         target_txt, verdict = "", ""
         r_mid = ratio_of(runs, mid, "vanilla", (m, n))
         mid_txt = f"{r_mid[0]:.3f} [{r_mid[1]:.3f}-{r_mid[2]:.3f}]" if r_mid else "-"
-        if m in ZERO:
-            target_txt, ratio_txt = "0 (patched)", "-"
-            verdict = "ok" if max(p) == 0 else "MISS"
+        if m in ZERO or m in INFO:
+            ratio_txt = "-"
+            if m in ZERO:
+                target_txt = "0 (patched)"
+                verdict = "ok" if max(p) == 0 else "MISS"
             if mid in runs:
                 mid_txt = fmt(statistics.median(run.get((m, n), 0) for run in runs[mid]))
         else:
             r = ratio_of(runs, "patched", "vanilla", (m, n))
-            if not r:               # e.g. memory below what MemFree resolves
+            if not r:               # vanilla 0 in every round: no ratio
                 rows.append(f"| {m} | {n} | {fmt(vm)} | {fmt(pm)} | {UNITS.get(m, 'ns')} | "
-                            "- (vanilla 0: below resolution) | | | |")
+                            "- (vanilla 0) | | | |")
                 continue
             lo, hi = bootstrap(ratios_of(runs, "patched", "vanilla", (m, n)))
             ratio_txt = f"{r[0]:.3f} [{lo:.3f}-{hi:.3f}]"
@@ -266,8 +357,12 @@ def report(target, outdir, runs, rounds, lookups=False):
           f"| metric | N | vanilla | patched | unit | patched/vanilla [95% CI] | target | | "
           f"up to {ATTRIBUTE}/vanilla |",
           "|---|---|---|---|---|---|---|---|---|", *rows, "",
-          f"Targets missed or inconclusive: {', '.join(misses) if misses else 'none'}", "",
-          f"Command: `{cmd}`"]
+          f"Targets missed or inconclusive: {', '.join(misses) if misses else 'none'}", ""]
+    failures = []
+    if not lookups:
+        mem_md, failures = memory_table(target, runs, page)
+        md += mem_md
+    md += [f"Command: `{cmd}`"]
     (outdir / "results.md").write_text("\n".join(md) + "\n")
     (outdir / "command.txt").write_text(cmd + "\n")
     head = ("metric", "N", "vanilla", "patched", "patched/vanilla", "target",
@@ -281,12 +376,87 @@ def report(target, outdir, runs, rounds, lookups=False):
     (outdir / "cover-table.txt").write_text("\n".join(cover) + "\n")
     plot(outdir, runs, keys)
     print("\n".join(md))
+    return failures
+
+
+def memory_table(target, runs, page):
+    """The memory of a set per kernel, measured against computed: (Markdown, failures)
+
+    A failure is a kernel, N and round whose measured figure is more than a page
+    away from what the layout must take, or a kernel that measured nothing."""
+    karch = h.TARGETS[target]["karch"]
+    if karch not in KMALLOC_MIN_SIZE:
+        raise h.Failure(f"bench: no KMALLOC_MIN_SIZE known for {karch}")
+    kmin = KMALLOC_MIN_SIZE[karch]
+    kernels = list(runs)
+    ns = sorted({n for k in kernels for run in runs[k] for (m, n) in run if m == "mem_measured"})
+    failures, notes, silent = [], [], set()
+    for k in kernels:
+        if not any(("mem_measured", n) in run for run in runs[k] for n in ns):
+            failures.append(f"{k}: no mem_measured in any round (tracefs or the kmem "
+                            "events missing in the guest?)")
+            silent.add(k)
+
+    def cell(k, m, n):
+        v = [run[(m, n)] for run in runs[k] if (m, n) in run]
+        if not v:
+            return "-"
+        if min(v) == max(v):
+            return fmt(v[0])
+        return f"{fmt(statistics.median(v))} [{fmt(min(v))}-{fmt(max(v))}]"
+
+    rows = []
+    for n in ns:
+        cells, check = [], []
+        for k in kernels:
+            c = mem_computed(k, n, page, kmin)
+            header, pages = layout(k, n, page, kmin)
+            cells += [cell(k, "mem_measured", n), f"{c:,}"]
+            for r, run in enumerate([] if k in silent else runs[k]):
+                v = run.get(("mem_measured", n))
+                if v is None:
+                    failures.append(f"{k} N={n} round {r + 1}: no mem_measured")
+                    continue
+                if abs(v - c) > page:
+                    vm = run.get(("vmalloc_areas", n), 0)
+                    failures.append(f"{k} N={n} round {r + 1}: measured {v:,.0f}, computed "
+                                    f"{c:,} ({header:,} kmalloc + {pages} pages), "
+                                    f"{v - c:+,.0f} bytes"
+                                    + (f"; the set was vmalloc()ed ({vm:.0f} area)" if vm else ""))
+                    check.append(f"DIFF {k}")
+                freed = run.get(("mem_freed", n))
+                if freed is None:
+                    notes.append(f"{k} N={n} round {r + 1}: frees not verified")
+                elif freed != v:
+                    notes.append(f"{k} N={n} round {r + 1}: {freed:,.0f} bytes freed once "
+                                 f"replaced, {v:,.0f} measured")
+                    check.append(f"freed {k}")
+        peak = cell("patched", "mem_peak", n) if "patched" in runs else "-"
+        check = sorted(set(check))
+        rows.append(f"| {n} | " + " | ".join(cells) + f" | {peak} | "
+                    f"{', '.join(check) if check else 'ok'} |")
+    head = " | ".join(f"{k} measured | {k} computed" for k in kernels)
+    md = [f"Memory per set, bytes: measured = what one setgroups() hands out and keeps "
+          "(kmem tracepoints in the guest: kmalloc size classes and accounted pages, "
+          "less what the call frees again), the least of 8 calls; computed = what the "
+          "layout must take, from the code's constants (vanilla and up to "
+          f"{ATTRIBUTE}: kvmalloc(8 + 4N); patched: header + one page per block not in it) "
+          f"with page size {page} and KMALLOC_MIN_SIZE {kmin}; peak = the most the "
+          "patched kernel held at once during the call (with the sort's page).  "
+          "make bench fails when measured and computed differ by more than a page.", "",
+          f"| N | {head} | patched peak | |",
+          "|---" * (2 * len(kernels) + 3) + "|", *rows, ""]
+    if notes:
+        md += ["Frees: " + "; ".join(notes[:20]) + (" ..." if len(notes) > 20 else ""), ""]
+    md += [f"Memory measured against computed: {len(failures)} failure(s)"
+           + (":\n  " + "\n  ".join(failures) if failures else ""), ""]
+    return md, failures
 
 
 # the plots of make bench: name -> metrics
 PLOTS = {"syscalls": ["setgroups_random", "setgroups_sorted", "getgroups"],
          "lookup": ["lookup_first", "lookup_random", "lookup_miss"],
-         "memory": ["mem_per_set"]}
+         "memory": ["mem_measured"]}
 
 
 def plot(outdir, runs, keys, groups=PLOTS):
@@ -331,8 +501,9 @@ def main():
         if args.report_only:
             outdir = results_dir(args.target, args.lookups)
             runs = load_raw(outdir)
-            report(args.target, outdir, runs, len(runs["vanilla"]), lookups=args.lookups)
-            sys.exit(0)
+            failures = report(args.target, outdir, runs, len(runs["vanilla"]),
+                              lookups=args.lookups)
+            sys.exit(memory_verdict(failures, outdir))
         sys.exit(cmd_bench(args))
     except h.Failure as e:
         print(f"error: {e}", file=sys.stderr)
