@@ -30,7 +30,7 @@ CROSS_PACKAGES := gcc-powerpc64le-linux-gnu gcc-s390x-linux-gnu gcc-riscv64-linu
 	gcc-mips-linux-gnu gcc-sparc64-linux-gnu gcc-m68k-linux-gnu gcc-sh4-linux-gnu \
 	gcc-alpha-linux-gnu gcc-hppa-linux-gnu
 
-.PHONY: help deps tree build run guest-run check check-debug check-kcsan check-differential bench \
+.PHONY: help deps tree build run guest-run check check-debug check-kcsan check-mutants check-differential bench \
 	bench-lookups bench-native \
 	export series-check send-email-dry-run clean distclean
 
@@ -45,6 +45,8 @@ help:
 	@echo "                 PROG=/path ARGS=\"...\" OVERLAY=/dir ARCH=... KERNEL=... TIMEOUT=s"
 	@echo "make check-debug the patched kernel with KASAN, UBSAN, KFENCE, kmemleak, lockdep:"
 	@echo "                 selftests, fault injection, concurrency, leak scan (ARCH=...)"
+	@echo "make check-mutants  each broken variant in robust/mutants/ must be caught by"
+	@echo "                 check, check-differential or check-debug (ALL=1: by each)"
 	@echo "make check-kcsan  the patched x86_64 kernel with KCSAN, 2 vCPUs: the stress program"
 	@echo "make check-differential  a seeded random sequence of group calls under every ABI,"
 	@echo "                 checked against a model of 6.1; vanilla and patched digests agree"
@@ -91,6 +93,9 @@ check: deps
 
 check-debug: deps
 	@python3 qemu/robust.py check-debug --target $(ARCH)
+
+check-mutants: deps
+	@python3 qemu/robust.py check-mutants $(if $(ALL),--all) $(MUTANTS)
 
 check-kcsan: deps
 	@python3 qemu/robust.py check-kcsan

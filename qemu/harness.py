@@ -50,7 +50,8 @@ RUN_LINE = re.compile(r"^#\s+RUN\s+(\S+) \.\.\.")
 SUBTEST = re.compile(r"^(\s*)# Subtest: (\S+)")
 # A kernel whose .config has KUNIT_OPTION=y must report the KUNIT_SUITE suite.
 KUNIT_OPTION, KUNIT_SUITE = "CONFIG_GROUPS_KUNIT_TEST", "groups"
-KERNEL_NAME = re.compile(r"patched|vanilla|upto-\d{4}")
+KERNEL_NAME = re.compile(r"patched|vanilla|upto-\d{4}|mutant-[\w-]+")
+MUTANTS = ROOT / "robust/mutants"
 # The Debian package of a tool, where it is not the tool's name ("X-gcc" is gcc-X).
 PACKAGE_OF = {"qemu-system-x86_64": "qemu-system-x86", "qemu-system-aarch64": "qemu-system-arm",
               "gnuplot": "gnuplot-nox"}
@@ -199,14 +200,20 @@ def ensure_vanilla():
     return tree
 
 
-def ensure_patched(upto=None):
-    """build/patched: base + the whole series; build/upto-NNNN: up to patch NNNN."""
+def ensure_patched(upto=None, mutant=None):
+    """build/patched: base + the whole series; build/upto-NNNN: up to patch NNNN;
+    build/mutant-NAME: the whole series broken by robust/mutants/NAME.patch."""
     vanilla = ensure_vanilla()
-    name = f"upto-{upto}" if upto else "patched"
-    branch = name if upto else "series"
+    name = f"upto-{upto}" if upto else f"mutant-{mutant}" if mutant else "patched"
+    branch = "series" if name == "patched" else name
     tree = BUILD / name
     patches = [p for p in series_patches() if not upto or p.name[:4] <= upto]
-    want = digest(installed_source_version(), *[p.read_bytes() for p in patches])
+    broken = MUTANTS / f"{mutant}.patch" if mutant else None
+    if broken and not broken.exists():
+        raise Failure(f"no {shown(broken)}; the mutants are "
+                      f"{', '.join(p.stem for p in sorted(MUTANTS.glob('*.patch')))}")
+    want = digest(installed_source_version(), *[p.read_bytes() for p in patches],
+                  *([broken.read_bytes()] if broken else []))
     stamp = BUILD / f"stamps/{name}"
     if (tree / ".git").exists() and stamp_ok(stamp, want):
         return tree
@@ -246,6 +253,11 @@ def ensure_patched(upto=None):
         notes = patch_notes(p.read_text())
         if notes:
             sh(["git", "notes", "add", "-f", "-m", notes, "HEAD"], log, cwd=tree)
+    if broken:
+        sh(["git", "apply", broken], log, cwd=tree)
+        sh(["git", "commit", "-q", "-a", "-m", f"mutant: {broken.stem}"], log, cwd=tree,
+           env={"GIT_AUTHOR_NAME": "harness", "GIT_AUTHOR_EMAIL": "harness@localhost",
+                "GIT_COMMITTER_NAME": "harness", "GIT_COMMITTER_EMAIL": "harness@localhost"})
     # A file whose content came back the same keeps its old time stamp, so
     # that a changed commit message or test does not rebuild the kernel.
     for path, (blob, _) in touched_blobs(tree).items():
@@ -283,7 +295,10 @@ def tree_of(kernel):
     m = re.fullmatch(r"upto-(\d{4})", kernel)
     if m:
         return ensure_patched(m.group(1))
-    raise Failure(f"KERNEL must be patched, vanilla or upto-NNNN, not {kernel!r}")
+    m = re.fullmatch(r"mutant-([\w-]+)", kernel)
+    if m:
+        return ensure_patched(mutant=m.group(1))
+    raise Failure(f"KERNEL must be patched, vanilla, upto-NNNN or mutant-NAME, not {kernel!r}")
 
 
 def kunit_expected(kernel, target, image):
@@ -320,7 +335,8 @@ def parse_fragment(path):
 def fragments(kernel, t, extra=()):
     frags = [ROOT / "kconfig/base.config"] + [ROOT / f"kconfig/{f}.config" for f in t["fragments"]]
     # bench kernels must be configured identically: no patched-only options
-    if kernel == "patched" and "bench" not in extra and (ROOT / "kconfig/patched.config").exists():
+    if (kernel == "patched" or kernel.startswith("mutant-")) and "bench" not in extra and \
+            (ROOT / "kconfig/patched.config").exists():
         frags.append(ROOT / "kconfig/patched.config")
     return frags + [ROOT / f"kconfig/{e}.config" for e in extra]
 
@@ -990,7 +1006,7 @@ def check_args(args):
             raise Failure(f"unknown target {name!r}: TARGETS and ARCH take {', '.join(TARGETS)}")
     kernel = getattr(args, "kernel", None)
     if kernel is not None and not KERNEL_NAME.fullmatch(kernel):
-        raise Failure(f"KERNEL must be patched, vanilla or upto-NNNN, not {kernel!r}")
+        raise Failure(f"KERNEL must be patched, vanilla, upto-NNNN or mutant-NAME, not {kernel!r}")
     tools = {x for name in targets for x in [TARGETS[name]["qemu"], TARGETS[name]["cross"] + "gcc",
                                               *(ABIS[a]["cc"] for a in TARGETS[name]["abis"])]}
     missing = sorted(x for x in tools if not shutil.which(x))

@@ -116,7 +116,8 @@ class Rules(unittest.TestCase):
             return str(e.exception)
         self.assertIn("x86_64, arm64, arm64-64k", error(targets=["arm"], kernel="patched"))
         self.assertIn("x86_64, arm64, arm64-64k", error(target="arm", kernel="patched"))
-        self.assertIn("patched, vanilla or upto-NNNN", error(targets=["x86_64"], kernel="foo"))
+        self.assertIn("patched, vanilla, upto-NNNN or mutant-NAME",
+                      error(targets=["x86_64"], kernel="foo"))
         with mock.patch.object(h.shutil, "which", return_value=None):
             msg = error(targets=["arm64"], kernel="patched")
         for want in ("make deps", "qemu-system-arm", "gcc-aarch64-linux-gnu",
