@@ -18,6 +18,11 @@ check-kcsan: the patched x86_64 kernel with kconfig/kcsan.config (KCSAN,
 PREEMPT), 2 vCPUs under multi-threaded TCG, runs the stress program under
 every ABI; any KCSAN report, as any other kernel problem, fails it.
 
+check-mutants: each deliberately broken variant of the series in
+robust/mutants/ (a patch on top of it) must be caught: by make check's
+suite, by the differential test, or by the debug kernel, tried in that
+order on x86_64 (--all: all three); the results name what caught it.
+
 check-differential: robust/groups_diff.c runs the same seeded random
 sequence of group operations under every ABI of each target, on the vanilla
 and on the patched kernel; it checks each result against a model of 6.1 and
@@ -62,11 +67,11 @@ def robust_programs(target, names):
             for abi in h.TARGETS[target]["abis"]}
 
 
-def cmd_debug(args):
-    t0 = time.monotonic()
-    target = args.target
+def debug_run(kernel, target, calls=FAULT_CALLS, seconds=STRESS_SECONDS):
+    """The debug kernel of @kernel booted with the suite and the robustness
+    programs: (results, console lines, randstruct seed)."""
     abis = h.TARGETS[target]["abis"]
-    image = h.build_kernel("patched", target, extra=("debug", "randstruct"))
+    image = h.build_kernel(kernel, target, extra=("debug", "randstruct"))
     seed = (image.parents[len(Path(h.TARGETS[target]["image"]).parts) - 1]
             / "scripts/basic/randstruct.seed").read_text().strip()
     built = h.build_userspace(target)
@@ -75,23 +80,31 @@ def cmd_debug(args):
     for abi in abis:
         files[f"/robust/{abi}/groups_fault"] = progs[abi]["groups_fault"]
         plan.append([f"{abi}/groups_fault", 3600, f"/robust/{abi}/groups_fault",
-                     "-c", args.calls, "-s", 1])
+                     "-c", calls, "-s", 1])
     for abi in abis:
         files[f"/robust/{abi}/groups_stress"] = progs[abi]["groups_stress"]
-        plan.append([f"{abi}/groups_stress", args.seconds * 4 + 120,
-                     f"/robust/{abi}/groups_stress", "--seconds", args.seconds])
+        plan.append([f"{abi}/groups_stress", seconds * 4 + 120,
+                     f"/robust/{abi}/groups_stress", "--seconds", seconds])
     files["/robust/kmemleak_scan"] = progs[abis[0]]["kmemleak_scan"]
     plan.append(["kmemleak", 900, "/robust/kmemleak_scan"])
 
-    job = f"debug-{target}"
-    lines, outcome, elapsed, results = h.boot_plan("patched", target, image, job, files, plan,
+    job = "debug-" + target if kernel == "patched" else f"debug-{kernel}-{target}"
+    lines, outcome, elapsed, results = h.boot_plan(kernel, target, image, job, files, plan,
                                                    timeout=6 * 3600, built=built, smp=DEBUG_SMP)
     text = "\n".join(lines)
     for what, pattern in DEBUG_ON.items():
         on = bool(pattern.search(text))
         results.append((f"{job}/{what} was on", "pass" if on else "fail",
                         "" if on else f"no '{pattern.pattern}' on the console"))
-    c = h.report_boot(job, results, lines, outcome, elapsed)
+    h.report_boot(job, results, lines, outcome, elapsed)
+    return results, lines, seed
+
+
+def cmd_debug(args):
+    t0 = time.monotonic()
+    job = f"debug-{args.target}"
+    results, lines, seed = debug_run("patched", args.target, args.calls, args.seconds)
+    c = {s: sum(1 for r in results if r[1] == s) for s in ("pass", "fail", "skip")}
     for line in lines:
         if re.search(r"# \d+ calls .*faults injected|# \d+s: \d+ setgroups|"
                      r"# memory: (pages in use|\d+ pages held)|kmemleak: \d+ suspected", line):
@@ -129,32 +142,40 @@ def cmd_kcsan(args):
     return 1 if c["fail"] or not c["pass"] else 0
 
 
+def differential(kernel, target, seed=DIFF_SEED, ops=DIFF_OPS):
+    """robust/groups_diff under every ABI of @kernel: (results, {label: (digest, ops)})."""
+    abis = h.TARGETS[target]["abis"]
+    progs = robust_programs(target, ["groups_diff"])
+    files = {f"/robust/{abi}/groups_diff": progs[abi]["groups_diff"] for abi in abis}
+    plan = [[f"{abi}/groups_diff", 3600, f"/robust/{abi}/groups_diff", "--seed", seed,
+             "--ops", ops] for abi in abis]
+    image = h.build_kernel(kernel, target)
+    job = f"differential-{kernel}-{target}"
+    lines, outcome, elapsed, results = h.boot_plan(kernel, target, image, job, files, plan,
+                                                   timeout=3 * 3600)
+    # the KUnit suites of the patched kernel are make check's business
+    results = [x for x in results if "/kunit/" not in x[0]]
+    h.report_boot(job, results, lines, outcome, elapsed)
+    digests, label = {}, None
+    for line in lines:
+        m = re.match(r"^# harness: begin (\S+)", line)
+        if m:
+            label = m.group(1)
+        m = re.search(r"# digest: ([0-9a-f]{16}) ops=(\d+)", line)
+        if m and label:
+            digests[label] = (m.group(1), int(m.group(2)))
+    return results, digests
+
+
 def cmd_differential(args):
     t0 = time.monotonic()
     results, digests = [], {}
     for target in args.targets:
         abis = h.TARGETS[target]["abis"]
-        progs = robust_programs(target, ["groups_diff"])
-        files = {f"/robust/{abi}/groups_diff": progs[abi]["groups_diff"] for abi in abis}
-        plan = [[f"{abi}/groups_diff", 3600, f"/robust/{abi}/groups_diff", "--seed", args.seed,
-                 "--ops", args.ops] for abi in abis]
         for kernel in ("vanilla", "patched"):
-            image = h.build_kernel(kernel, target)
-            job = f"differential-{kernel}-{target}"
-            lines, outcome, elapsed, r = h.boot_plan(kernel, target, image, job, files, plan,
-                                                     timeout=3 * 3600)
-            # the KUnit suites of the patched kernel are make check's business
-            r = [x for x in r if "/kunit/" not in x[0]]
+            r, d = differential(kernel, target, args.seed, args.ops)
             results += r
-            h.report_boot(job, r, lines, outcome, elapsed)
-            label = None
-            for line in lines:
-                m = re.match(r"^# harness: begin (\S+)", line)
-                if m:
-                    label = m.group(1)
-                m = re.search(r"# digest: ([0-9a-f]{16}) ops=(\d+)", line)
-                if m and label:
-                    digests[(target, label, kernel)] = (m.group(1), int(m.group(2)))
+            digests.update({(target, label, kernel): v for label, v in d.items()})
         for abi in abis:
             v = digests.get((target, f"{abi}/groups_diff", "vanilla"))
             p = digests.get((target, f"{abi}/groups_diff", "patched"))
@@ -174,6 +195,47 @@ def cmd_differential(args):
     return 1 if c["fail"] or not c["pass"] else 0
 
 
+def failed(results):
+    return [x[0] for x in results if x[1] == "fail"]
+
+
+def cmd_mutants(args):
+    t0 = time.monotonic()
+    target = "x86_64"
+    names = args.names or sorted(p.stem for p in h.MUTANTS.glob("*.patch"))
+    results, vanilla = [], None
+    for name in names:
+        kernel, caught = f"mutant-{name}", []
+        print(f"== {kernel}", flush=True)
+        bad = failed(h.boot_tests(kernel, target))
+        if bad:
+            caught.append(f"make check: {len(bad)} failed, e.g. {bad[0]}")
+        if not caught or args.all:
+            if vanilla is None:
+                vanilla = differential("vanilla", target)[1]
+            r, digests = differential(kernel, target)
+            bad = failed(r) + [f"{label}: digest {digests.get(label)}, vanilla {v}"
+                               for label, v in vanilla.items() if digests.get(label) != v]
+            if bad:
+                caught.append(f"make check-differential: {len(bad)} failed, e.g. {bad[0]}")
+        if not caught or args.all:
+            bad = failed(debug_run(kernel, target)[0])
+            if bad:
+                caught.append(f"make check-debug: {len(bad)} failed, e.g. {bad[0]}")
+        results.append((f"mutant {name} is caught", "pass" if caught else "fail",
+                        "; ".join(caught) or "nothing caught it: a hole in the tests"))
+        h.progress(f"mutant {name}: {'; '.join(caught) or 'NOT CAUGHT'}")
+    for n, s, d in results:
+        print(f"  {s:4} {n}  # {d}")
+    c = {s: sum(1 for r in results if r[1] == s) for s in ("pass", "fail", "skip")}
+    (h.BUILD / "results").mkdir(parents=True, exist_ok=True)
+    (h.BUILD / "results/check-mutants.txt").write_text(
+        "".join(f"{s:4} {n}  # {d}\n" for n, s, d in results))
+    print(f"check-mutants: {time.monotonic() - t0:.0f}s; build/results/check-mutants.txt")
+    print(f"{c['pass']} passed, {c['fail']} failed, {c['skip']} skipped")
+    return 1 if c["fail"] or not c["pass"] else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
@@ -187,6 +249,10 @@ def main():
     p.add_argument("--target", default="x86_64", choices=["x86_64"])
     p.add_argument("--seconds", type=int, default=STRESS_SECONDS)
     p.set_defaults(fn=cmd_kcsan)
+    p = sub.add_parser("check-mutants")
+    p.add_argument("--all", action="store_true", help="run all three checks on every mutant")
+    p.add_argument("names", nargs="*", help="mutants (robust/mutants/NAME.patch); default all")
+    p.set_defaults(fn=cmd_mutants)
     p = sub.add_parser("check-differential")
     p.add_argument("--seed", type=int, default=DIFF_SEED)
     p.add_argument("--ops", type=int, default=DIFF_OPS)
