@@ -666,10 +666,29 @@ def analyse(lines, outcome, job, kunit=False):
     return results
 
 
+def count(results):
+    return {s: sum(1 for r in results if r[1] == s) for s in ("pass", "fail", "skip")}
+
+
+def result_lines(results):
+    return "".join(f"{s:4} {n}{'  # ' + d if d else ''}\n" for n, s, d in results)
+
+
+def conclude(name, results, t0, need_pass=True):
+    """Every command's end: build/results/<name>.txt with every result, the time,
+    the closing 'N passed, N failed, N skipped' line; the exit status."""
+    c = count(results)
+    (BUILD / "results").mkdir(parents=True, exist_ok=True)
+    (BUILD / f"results/{name}.txt").write_text(result_lines(results))
+    print(f"{name}: {time.monotonic() - t0:.0f}s; every result in build/results/{name}.txt")
+    print(f"{c['pass']} passed, {c['fail']} failed, {c['skip']} skipped")
+    return 1 if c["fail"] or (need_pass and not c["pass"]) else 0
+
+
 def write_summary(job, results, elapsed):
     resdir = BUILD / "results" / job
-    counts = {s: sum(1 for r in results if r[1] == s) for s in ("pass", "fail", "skip")}
-    text = "".join(f"{s:4} {n}{'  # ' + d if d else ''}\n" for n, s, d in results)
+    counts = count(results)
+    text = result_lines(results)
     text += (f"{counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped "
              f"in {elapsed:.1f}s\n")
     (resdir / "summary.txt").write_text(text)
@@ -786,7 +805,7 @@ def cmd_check(args):
     t0 = time.monotonic()
     print("== harness", flush=True)
     results = check_harness()
-    c = {s: sum(1 for r in results if r[1] == s) for s in ("pass", "fail", "skip")}
+    c = count(results)
     progress(f"harness: parser unit tests (qemu/tests): {c['pass']} passed, {c['fail']} failed, "
              f"{c['skip']} skipped")
     for n, s, d in results:
@@ -804,13 +823,7 @@ def cmd_check(args):
     else:
         print(f"== series: skipped (its checks run with the patched kernel, not {args.kernel})",
               flush=True)
-    c = {s: sum(1 for r in results if r[1] == s) for s in ("pass", "fail", "skip")}
-    (BUILD / "results").mkdir(parents=True, exist_ok=True)
-    (BUILD / "results/check.txt").write_text(
-        "".join(f"{s:4} {n}{'  # ' + d if d else ''}\n" for n, s, d in results))
-    print(f"make check: {time.monotonic() - t0:.0f}s; every result in build/results/check.txt")
-    print(f"{c['pass']} passed, {c['fail']} failed, {c['skip']} skipped")
-    return 1 if c["fail"] or not c["pass"] else 0
+    return conclude("check", results, t0)
 
 
 def guest_program(args, image, files, plan_argv, job, echo_all=False):

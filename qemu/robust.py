@@ -89,31 +89,35 @@ def debug_run(kernel, target, calls=FAULT_CALLS, seconds=STRESS_SECONDS):
     plan.append(["kmemleak", 900, "/robust/kmemleak_scan"])
 
     job = "debug-" + target if kernel == "patched" else f"debug-{kernel}-{target}"
+    results, lines = boot_checked(kernel, target, image, job, files, plan, built, DEBUG_ON)
+    return results, lines, seed
+
+
+def boot_checked(kernel, target, image, job, files, plan, built, facilities):
+    """A debug guest (DEBUG_SMP vCPUs): its results, and one each for the
+    facilities (name: console pattern) that must have been on."""
     lines, outcome, elapsed, results = h.boot_plan(kernel, target, image, job, files, plan,
                                                    timeout=6 * 3600, built=built, smp=DEBUG_SMP)
     text = "\n".join(lines)
-    for what, pattern in DEBUG_ON.items():
+    for what, pattern in facilities.items():
         on = bool(pattern.search(text))
         results.append((f"{job}/{what} was on", "pass" if on else "fail",
                         "" if on else f"no '{pattern.pattern}' on the console"))
     h.report_boot(job, results, lines, outcome, elapsed)
-    return results, lines, seed
+    return results, lines
 
 
 def cmd_debug(args):
     t0 = time.monotonic()
     job = f"debug-{args.target}"
     results, lines, seed = debug_run("patched", args.target, args.calls, args.seconds)
-    c = {s: sum(1 for r in results if r[1] == s) for s in ("pass", "fail", "skip")}
     for line in lines:
         if re.search(r"# \d+ calls .*faults injected|# \d+s: \d+ setgroups|"
                      r"# memory: (pages in use|\d+ pages held)|kmemleak: \d+ suspected", line):
             print(f"    {line.strip()}")
     print(f"check-debug: randstruct seed {seed[:16]}… (the out directory's "
-          "scripts/basic/randstruct.seed)")
-    print(f"check-debug: {time.monotonic() - t0:.0f}s; build/results/{job}/")
-    print(f"{c['pass']} passed, {c['fail']} failed, {c['skip']} skipped")
-    return 1 if c["fail"] or not c["pass"] else 0
+          f"scripts/basic/randstruct.seed); console and summary in build/results/{job}/")
+    return h.conclude("check-debug", results, t0)
 
 
 def cmd_kcsan(args):
@@ -127,19 +131,10 @@ def cmd_kcsan(args):
     plan = [[f"{abi}/groups_stress", args.seconds * 4 + 120, f"/robust/{abi}/groups_stress",
              "--seconds", args.seconds] for abi in abis]
     job = f"kcsan-{target}"
-    lines, outcome, elapsed, results = h.boot_plan("patched", target, image, job, files, plan,
-                                                   timeout=3 * 3600, built=built, smp=DEBUG_SMP)
-    text = "\n".join(lines)
-    for what, pattern in KCSAN_ON.items():
-        on = bool(pattern.search(text))
-        results.append((f"{job}/{what} was on", "pass" if on else "fail",
-                        "" if on else f"no '{pattern.pattern}' on the console"))
-    c = h.report_boot(job, results, lines, outcome, elapsed)
-    races = [x for x in lines if "KCSAN:" in x]
-    print(f"check-kcsan: {len(races)} KCSAN report(s); {time.monotonic() - t0:.0f}s; "
+    results, lines = boot_checked("patched", target, image, job, files, plan, built, KCSAN_ON)
+    print(f"check-kcsan: {sum('KCSAN:' in x for x in lines)} KCSAN report(s); console in "
           f"build/results/{job}/")
-    print(f"{c['pass']} passed, {c['fail']} failed, {c['skip']} skipped")
-    return 1 if c["fail"] or not c["pass"] else 0
+    return h.conclude("check-kcsan", results, t0)
 
 
 def differential(kernel, target, seed=DIFF_SEED, ops=DIFF_OPS):
@@ -185,14 +180,7 @@ def cmd_differential(args):
             print(f"  {target} {abi}: vanilla {v[0] if v else None}, patched "
                   f"{p[0] if p else None} ({p[1] if p else 0} ops): "
                   f"{'same' if same else 'DIFFERENT'}", flush=True)
-    c = {s: sum(1 for r in results if r[1] == s) for s in ("pass", "fail", "skip")}
-    (h.BUILD / "results").mkdir(parents=True, exist_ok=True)
-    (h.BUILD / "results/check-differential.txt").write_text(
-        "".join(f"{s:4} {n}{'  # ' + d if d else ''}\n" for n, s, d in results))
-    print(f"check-differential: {time.monotonic() - t0:.0f}s; "
-          "build/results/check-differential.txt")
-    print(f"{c['pass']} passed, {c['fail']} failed, {c['skip']} skipped")
-    return 1 if c["fail"] or not c["pass"] else 0
+    return h.conclude("check-differential", results, t0)
 
 
 def failed(results):
@@ -225,15 +213,8 @@ def cmd_mutants(args):
         results.append((f"mutant {name} is caught", "pass" if caught else "fail",
                         "; ".join(caught) or "nothing caught it: a hole in the tests"))
         h.progress(f"mutant {name}: {'; '.join(caught) or 'NOT CAUGHT'}")
-    for n, s, d in results:
-        print(f"  {s:4} {n}  # {d}")
-    c = {s: sum(1 for r in results if r[1] == s) for s in ("pass", "fail", "skip")}
-    (h.BUILD / "results").mkdir(parents=True, exist_ok=True)
-    (h.BUILD / "results/check-mutants.txt").write_text(
-        "".join(f"{s:4} {n}  # {d}\n" for n, s, d in results))
-    print(f"check-mutants: {time.monotonic() - t0:.0f}s; build/results/check-mutants.txt")
-    print(f"{c['pass']} passed, {c['fail']} failed, {c['skip']} skipped")
-    return 1 if c["fail"] or not c["pass"] else 0
+    print(h.result_lines(results), end="")
+    return h.conclude("check-mutants", results, t0)
 
 
 def main():

@@ -119,7 +119,7 @@ def check_bisect(results, only=None, boot=True):
             if ok and "nomultiuser" not in name and boot:
                 # and boots, passing the whole suite (KUnit once it is there)
                 r = h.boot_suite("bisect", target, image, f"bisect-{label}-{name}", quiet=True)
-                c = {s: sum(1 for x in r if x[1] == s) for s in ("pass", "fail", "skip")}
+                c = h.count(r)
                 fails = [x[0] for x in r if x[1] == "fail"]
                 results.append((f"bisect: {label} boots {name}", "fail" if fails else "pass",
                                 "; ".join(fails[:3])))
@@ -286,16 +286,8 @@ def cmd_series_check(args):
                      boot=not args.no_boot)
     if args.archs != "none":
         check_objects(results, args.archs.split(",") if args.archs else [a[0] for a in CROSS])
-    for n, s, d in results:
-        if s != "pass":
-            print(f"  {s:4} {n}{'  # ' + d if d else ''}")
-    c = {s: sum(1 for r in results if r[1] == s) for s in ("pass", "fail", "skip")}
-    (h.BUILD / "results").mkdir(parents=True, exist_ok=True)
-    (h.BUILD / "results/series-check.txt").write_text(
-        "".join(f"{s:4} {n}{'  # ' + d if d else ''}\n" for n, s, d in results))
-    print(f"series-check: {time.monotonic() - t0:.0f}s; build/results/series-check.txt")
-    print(f"{c['pass']} passed, {c['fail']} failed, {c['skip']} skipped")
-    return 1 if c["fail"] else 0
+    print(h.result_lines([r for r in results if r[1] != "pass"]), end="")
+    return h.conclude("series-check", results, t0, need_pass=False)
 
 
 # The cover letter also goes to the people of the code the design touches
