@@ -733,9 +733,23 @@ def boot_plan(kernel, target, image, job, files, plan, timeout, built=None, smp=
     initrd = make_initramfs(BUILD / "results" / job / "initramfs.cpio", files, plan)
     progress(f"boot: {job}: booting {kernel} {target} "
              f"(console: {shown(BUILD / 'results' / job / 'console.log')})")
-    lines, outcome, elapsed = boot(kernel, target, job, image, initrd, timeout, smp=smp)
+    lines, outcome, elapsed = boot(kernel, target, job, image, initrd, timeout, smp=smp,
+                                   echo=stream)
     return lines, outcome, elapsed, analyse(lines, outcome, job,
                                             kunit_expected(kernel, target, image))
+
+
+def stream(line):
+    """What a boot shows as it goes: each program's start and end, every failed test
+    and every kernel problem, the moment the console has them."""
+    text = line[line.find(MARK):] if MARK in line else line
+    m = re.match(rf"^{MARK}(begin|end) (\S+)(.*)$", text)
+    if m:
+        print(f"    {'running' if m.group(1) == 'begin' else 'done   '} {m.group(2)}"
+              f"{m.group(3).rstrip()}", flush=True)
+    elif re.match(r"^\s*not ok \d+", text) or (KERNEL_PROBLEMS.search(text) and
+                                                  not text.startswith(MARK)):
+        print(f"      {text.strip()}", flush=True)
 
 
 def report_boot(job, results, lines, outcome, elapsed, quiet=False):
