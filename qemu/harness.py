@@ -126,7 +126,8 @@ def write_stamp(path, value):
 
 
 def load_table():
-    targets, abis = {}, {}
+    """targets.conf: the kernel targets, the user-space ABIs, the compile-only targets."""
+    targets, abis, compile_only = {}, {}, []
     for line in (ROOT / "qemu/targets.conf").read_text().splitlines():
         f = line.split()
         if not f or f[0].startswith("#"):
@@ -142,10 +143,13 @@ def load_table():
             targets[t["name"]] = t
         elif f[0] == "abi":
             abis[f[1]] = {"cc": f[2], "cflags": [] if f[3] == "-" else f[3:]}
-    return targets, abis
+        elif f[0] == "compile":
+            compile_only.append((f[1], f[2], "" if f[3] == "-" else f[3],
+                                 "" if f[4] == "-" else f[4]))
+    return targets, abis, compile_only
 
 
-TARGETS, ABIS = load_table()
+TARGETS, ABIS, COMPILE = load_table()
 
 
 # ---------------------------------------------------------------- trees

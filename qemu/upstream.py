@@ -22,22 +22,6 @@ import time
 
 import harness as h
 
-# Architectures for the objects check: (name, make ARCH, cross prefix, extra config)
-CROSS = [
-    ("x86_64", "x86_64", "", ""),
-    ("i386", "i386", "i686-linux-gnu-", ""),
-    ("arm64", "arm64", "aarch64-linux-gnu-", ""),
-    ("arm", "arm", "arm-linux-gnueabihf-", "multi_v7_defconfig"),
-    ("powerpc64le-64k", "powerpc", "powerpc64le-linux-gnu-", "ppc64le_defconfig"),
-    ("s390x", "s390", "s390x-linux-gnu-", ""),
-    ("riscv64", "riscv", "riscv64-linux-gnu-", ""),
-    ("mips", "mips", "mips-linux-gnu-", ""),
-    ("sparc64", "sparc", "sparc64-linux-gnu-", "sparc64_defconfig"),
-    ("m68k", "m68k", "m68k-linux-gnu-", ""),
-    ("sh4", "sh", "sh4-linux-gnu-", ""),
-    ("alpha", "alpha", "alpha-linux-gnu-", ""),
-    ("hppa", "parisc", "hppa-linux-gnu-", ""),
-]
 WARN = re.compile(r"warning:|error:")
 # Kconfig's own warnings are printed only when a build reconfigures, which
 # depends on the out directory's state, not on the code: not compared.
@@ -93,9 +77,10 @@ def build_at(tree, name, target, frags, goal=None):
 def check_bisect(results, only=None, boot=True):
     tree = bisect_tree()
     patches = h.series_patches()
-    kinds = [("x86_64", "x86_64", [h.ROOT / "kconfig/base.config", h.ROOT / "kconfig/x86_64.config"]),
-             ("arm64", "arm64", [h.ROOT / "kconfig/base.config", h.ROOT / "kconfig/arm64.config"]),
-             ("x86_64-nomultiuser", "x86_64", [h.ROOT / "kconfig/nomultiuser.config"])]
+    # the harness's kernels as targets.conf configures them (without the
+    # patched-only options, which build_at() asks for after each patch)
+    kinds = [(t, t, h.fragments("vanilla", h.TARGETS[t])) for t in ("x86_64", "arm64")]
+    kinds.append(("x86_64-nomultiuser", "x86_64", [h.ROOT / "kconfig/nomultiuser.config"]))
     for i, p in enumerate([None] + patches):
         if p is not None:
             r = subprocess.run(["git", "am", "-3", "-q", p], cwd=tree, capture_output=True,
@@ -176,7 +161,7 @@ def objects_warnings(kernel, arch, karch, cross, defconfig, w):
 
 
 def check_objects(results, archs):
-    for arch, karch, cross, defconfig in CROSS:
+    for arch, karch, cross, defconfig in h.COMPILE:
         if arch not in archs:
             continue
         if cross and not shutil.which(cross + "gcc"):
@@ -285,7 +270,7 @@ def cmd_series_check(args):
         check_bisect(results, args.bisect.split(",") if args.bisect else None,
                      boot=not args.no_boot)
     if args.archs != "none":
-        check_objects(results, args.archs.split(",") if args.archs else [a[0] for a in CROSS])
+        check_objects(results, args.archs.split(",") if args.archs else [a[0] for a in h.COMPILE])
     print(h.result_lines([r for r in results if r[1] != "pass"]), end="")
     return h.conclude("series-check", results, t0, need_pass=False)
 
