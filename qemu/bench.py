@@ -176,12 +176,11 @@ def cmd_bench(args):
     progs = {abi: h.compile_c(abi, h.ROOT / "bench/groups_bench.c",
                               h.BUILD / "bin" / abi / "groups_bench", libs=["-pthread"])
              for abi in abis}
-    init = h.compile_c(abis[0], h.ROOT / "qemu/init.c", h.BUILD / "bin" / abis[0] / "init")
     kernels = ("vanilla", f"upto-{ATTRIBUTE}", "patched")
     initrds, images = {}, {}
     for k in kernels:
         images[k], module = build(k, target)
-        files = {"/init": init, "/bench/groups_lookup_bench.ko": module}
+        files = {"/bench/groups_lookup_bench.ko": module}
         files.update({f"/bench/groups_bench-{abi}": progs[abi] for abi in abis})
         plan = [[f"{abis[0]}", 900, f"/bench/groups_bench-{abis[0]}", *mode, "--module",
                  "/bench/groups_lookup_bench.ko"]]
@@ -189,7 +188,7 @@ def cmd_bench(args):
             plan += [[f"{abi}-compat16", 900, f"/bench/groups_bench-{abi}", "--compat16"]
                      for abi in abis[1:]]
         initrds[k] = h.make_initramfs(outdir.parent / f"initramfs-{k}-{outdir.name}.cpio",
-                                      files, plan)
+                                      target, files, plan)
 
     if args.build_only:
         return 0

@@ -425,7 +425,7 @@ def compile_c(abi, src, out, extra_flags=(), libs=()):
 
 
 def build_userspace(target, with_demo=False):
-    """Static init and the selftests (or the demo) for every ABI of the target."""
+    """The static selftests (or the demo) for every ABI of the target."""
     t = TARGETS[target]
     tree = ensure_vanilla()
     start = time.monotonic()
@@ -435,7 +435,7 @@ def build_userspace(target, with_demo=False):
     built = {}
     for abi in t["abis"]:
         bindir = BUILD / "bin" / abi
-        progs = {"init": compile_c(abi, ROOT / "qemu/init.c", bindir / "init")}
+        progs = {}
         for prog in [] if with_demo else selftest_programs():
             progs[prog] = compile_c(abi, ROOT / f"selftests/{prog}.c", bindir / prog,
                                     ["-I", kself])
@@ -455,8 +455,12 @@ def gen_init_cpio():
     return exe
 
 
-def make_initramfs(path, files, plan, overlay=None):
-    """files: {guest path: host path}; plan: list of argv lists (label, timeout, prog, args)."""
+def make_initramfs(path, target, files, plan, overlay=None):
+    """The target's /init (qemu/init.c for its first ABI), files ({guest path: host
+    path}) and plan (a list of argv lists: label, timeout, prog, args)."""
+    abi = TARGETS[target]["abis"][0]
+    files = dict(files, **{"/init": compile_c(abi, ROOT / "qemu/init.c",
+                                               BUILD / "bin" / abi / "init")})
     path.parent.mkdir(parents=True, exist_ok=True)
     plan_file = path.with_suffix(".plan")
     plan_file.write_text("".join("\t".join(map(str, p)) + "\n" for p in plan))
@@ -706,7 +710,7 @@ def test_plan(target, built):
     files = {}
     for abi in TARGETS[target]["abis"]:
         for prog, host in built[abi].items():
-            if prog in ("init", "demo"):
+            if prog == "demo":
                 continue
             files[f"/tests/{abi}/{prog}"] = host
             plan.append([f"{abi}/{prog}", TEST_TIMEOUT, f"/tests/{abi}/{prog}"])
@@ -733,8 +737,7 @@ def boot_plan(kernel, target, image, job, files, plan, timeout, built=None, smp=
     """Boot with /init, files and plan; return the console, outcome, time and results.
     built: build_userspace(target), if the caller has it already."""
     built = built or build_userspace(target)
-    files = dict(files, **{"/init": built[TARGETS[target]["abis"][0]]["init"]})
-    initrd = make_initramfs(BUILD / "results" / job / "initramfs.cpio", files, plan)
+    initrd = make_initramfs(BUILD / "results" / job / "initramfs.cpio", target, files, plan)
     progress(f"boot: {job}: booting {kernel} {target} "
              f"(console: {shown(BUILD / 'results' / job / 'console.log')})")
     lines, outcome, elapsed = boot(kernel, target, job, image, initrd, timeout, smp=smp,
@@ -846,11 +849,8 @@ def cmd_check(args):
 
 def guest_program(args, image, files, plan_argv, job, echo_all=False):
     """Boot with one program; echo what it prints; return its exit status."""
-    t = TARGETS[args.target]
-    init = compile_c(t["abis"][0], ROOT / "qemu/init.c", BUILD / "bin" / t["abis"][0] / "init")
-    files = dict(files, **{"/init": init})
     plan = [["prog", args.timeout, *plan_argv]]
-    initrd = make_initramfs(BUILD / "results" / job / "initramfs.cpio", files, plan,
+    initrd = make_initramfs(BUILD / "results" / job / "initramfs.cpio", args.target, files, plan,
                             overlay=getattr(args, "overlay", None))
     inside = [False]
 
