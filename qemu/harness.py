@@ -569,10 +569,14 @@ def boot(kernel, target, job, image, initrd, timeout, loglevel=None, echo=None, 
     return lines, console_outcome(lines, outcome), time.monotonic() - start
 
 
+def kernel_problem(line):
+    """Is this console line the kernel reporting a problem (not a harness line)?"""
+    return bool(KERNEL_PROBLEMS.search(line)) and not line.startswith(MARK)
+
+
 def console_outcome(lines, outcome="ok"):
     """'ok', or why a boot failed whatever its tests said: a kernel problem, no end marker."""
-    problems = [line for line in lines if KERNEL_PROBLEMS.search(line)
-                and not line.startswith(MARK)]
+    problems = [line for line in lines if kernel_problem(line)]
     if outcome == "ok" and problems:
         outcome = "kernel problem in the console log: " + problems[0].strip()
     if outcome == "ok" and not any(line.startswith(MARK + "done") for line in lines):
@@ -754,8 +758,7 @@ def stream(line):
     if m:
         print(f"    {'running' if m.group(1) == 'begin' else 'done   '} {m.group(2)}"
               f"{m.group(3).rstrip()}", flush=True)
-    elif re.match(r"^\s*not ok \d+", text) or (KERNEL_PROBLEMS.search(text) and
-                                                  not text.startswith(MARK)):
+    elif re.match(r"^\s*not ok \d+", text) or kernel_problem(line):
         print(f"      {text.strip()}", flush=True)
 
 
@@ -769,7 +772,7 @@ def report_boot(job, results, lines, outcome, elapsed, quiet=False):
         for n, s, d in results:
             if s == "fail":
                 print(f"    FAIL {n}{': ' + d if d else ''}")
-        problems = [x for x in lines if KERNEL_PROBLEMS.search(x) and not x.startswith(MARK)]
+        problems = [x for x in lines if kernel_problem(x)]
         print("    --- " + ("kernel problems" if problems else "console tail") + " ---")
         print("\n".join("    " + x for x in (problems or lines)[-25:]))
     return c
