@@ -31,7 +31,7 @@ CROSS_PACKAGES := gcc-powerpc64le-linux-gnu gcc-s390x-linux-gnu gcc-riscv64-linu
 	gcc-alpha-linux-gnu gcc-hppa-linux-gnu
 
 .PHONY: help deps tree build run guest-run check check-debug check-kcsan check-mutants check-differential bench \
-	bench-lookups bench-native \
+	bench-lookups bench-native bench-frag \
 	export series-check send-email-dry-run clean distclean
 
 help:
@@ -53,6 +53,9 @@ help:
 	@echo "make bench       patched vs vanilla under QEMU, alternating boots: table and plots"
 	@echo "                 in build/bench/<arch>/ (ARCH=..., ROUNDS=5); not part of make check"
 	@echo "make bench-lookups  the same kernels, in-kernel lookups only: short boots, more rounds"
+	@echo "make bench-frag  setgroups() of 10,000 and 65,536 gids in fragmented memory and near a"
+	@echo "                 memory cgroup's limit, vanilla and patched in turn: build/bench/<arch>-frag/"
+	@echo "                 (ARCH=x86_64|arm64, ROUNDS=5)"
 	@echo "make bench-native  vanilla's and the patched kernel/groups.c compiled into user space"
 	@echo "                 and timed on the host CPU: table and plots in build/bench/native/"
 	@echo "                 (ROUNDS=9, KERNELS=\"vanilla upto-0013 patched\" adds a tree)"
@@ -108,6 +111,9 @@ bench: deps
 
 bench-lookups: deps
 	@python3 qemu/bench.py --target $(ARCH) --rounds $(ROUNDS) --lookups
+
+bench-frag: deps
+	@python3 qemu/bench_frag.py --target $(ARCH) --rounds $(ROUNDS)
 
 bench-native: ROUNDS = 9
 bench-native: deps
