@@ -530,7 +530,10 @@ def boot(kernel, target, job, image, initrd, timeout, loglevel=None, echo=None, 
     append = boot_args(t)
     if loglevel is not None:
         append += f" loglevel={loglevel}"
-    cmd = [t["qemu"], "-M", t["machine"], "-cpu", t["cpu"], "-m", "2048", "-smp", str(smp),
+    # One CPU a socket: SeaBIOS's MP table, all that an x86 kernel without
+    # ACPI has to find CPUs by, lists one CPU of each package only.
+    cmd = [t["qemu"], "-M", t["machine"], "-cpu", t["cpu"], "-m", "2048",
+           "-smp", f"{smp},sockets={smp},cores=1,threads=1",
            *(["-accel", "tcg,thread=multi"] if smp > 1 else []),
            "-nographic", "-monitor", "none", "-serial", "stdio", "-no-reboot",
            "-kernel", str(image), "-initrd", str(initrd), "-append", append]
