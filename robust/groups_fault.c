@@ -64,10 +64,10 @@
 #define TIMES_START	1000000000L
 #define WARMUP_MIN	100		/* calls before the baseline, at least ... */
 #define WARMUP_DIV	20		/* ... or one in 20 of --calls */
-#define PAGE_BOUND	32		/* pages in use above the baseline at most */
-#define SLAB_BOUND	16		/* slab pages above the baseline at most */
+#define PAGE_BOUND	64		/* pages in use above the baseline at most */
+#define SLAB_BOUND	32		/* slab pages above the baseline at most */
 #define ATTEMPTS	10		/* measurements after the calls, 1 s apart */
-#define CAL_PAGES	100		/* pages held in pipes to show the check sees them */
+#define CAL_PAGES	200		/* pages held in pipes to show the check sees them */
 #define CAL_SHORT	8		/* of which it may miss this many */
 #define MAX_PIPES	64
 #define MAX_VMSTAT	400
