@@ -29,7 +29,11 @@ KCONFIG_WARN = re.compile(r"Kconfig:\d+:warning:")
 FALLBACK_TO = "Andrew Morton <akpm@linux-foundation.org>"
 # Seeds for the randstruct layout check: fixed, so that a failure can be
 # reproduced; any 64 hex digits are a seed.
-RANDSTRUCT_SEEDS = [hashlib.sha256(f"group_info {i}".encode()).hexdigest() for i in range(1, 6)]
+def randstruct_seeds(n=5):
+    return [hashlib.sha256(f"group_info {i}".encode()).hexdigest() for i in range(1, n + 1)]
+
+
+RANDSTRUCT_SEEDS = randstruct_seeds()
 # Objects whose compilation evaluates <linux/cred.h>'s layout checks, with
 # the struct as the plugin lays it out
 RANDSTRUCT_OBJECTS = ["kernel/groups.o", "kernel/cred.o", "fs/proc/array.o"]
@@ -282,6 +286,14 @@ COVER_FILES = ["kernel/cred.c", "kernel/user_namespace.c", "include/linux/cred.h
                "mm/page_alloc.c", "scripts/gcc-plugins/randomize_layout_plugin.c"]
 
 
+def cmd_randstruct(args):
+    """The layout check alone, on build/patched or another tree under build/."""
+    t0, results = time.monotonic(), []
+    tree = h.BUILD / args.tree if args.tree != "patched" else None
+    check_randstruct(results, randstruct_seeds(args.seeds), tree)
+    return h.conclude("randstruct", results, t0)
+
+
 def get_maintainer(tree, patch, role, file=False):
     flag = {"to": ["--nol"], "cc": ["--nom"], "all": []}[role]
     r = subprocess.run(["perl", "scripts/get_maintainer.pl", "--norolestats", "--no-git",
@@ -390,6 +402,10 @@ def main():
     p.add_argument("--bisect", default="", help="x86_64,arm64,x86_64-nomultiuser (default all)")
     p.add_argument("--no-boot", action="store_true", help="bisect: build, do not boot")
     p.set_defaults(fn=cmd_series_check)
+    p = sub.add_parser("randstruct", help="struct group_info's layout checks, seed by seed")
+    p.add_argument("--tree", default="patched", help="a tree under build/ (default patched)")
+    p.add_argument("--seeds", type=int, default=len(RANDSTRUCT_SEEDS))
+    p.set_defaults(fn=cmd_randstruct)
     p = sub.add_parser("send-email-dry-run")
     p.set_defaults(fn=cmd_send_email)
     p = sub.add_parser("recipients")
