@@ -577,7 +577,7 @@ static void read_status(struct ctx *c, int slot)
 	count(other ? C_PROC : C_THREAD);
 	if (len < 0) {
 		/* Tasks end only once the run is over: then one may be gone. */
-		if (len == -ENOENT && !running())
+		if ((len == -ENOENT || len == -ESRCH) && !running())
 			return;
 		fail(t, "%s (%s, owner %d): %s\n", path, role_names[slot_role(slot)], slot + 1,
 		     strerror(-len));
