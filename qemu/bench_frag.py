@@ -68,18 +68,11 @@ def out_dir(kernel, target):
     return h.BUILD / "out" / "-".join([kernel, target, *EXTRA])
 
 
-def config_of(path):
-    have = {}
-    for line in path.read_text().splitlines():
-        m = re.match(r"^(CONFIG_\w+)=(.*)$", line)
-        if m:
-            have[m.group(1)] = m.group(2)
-    return have
 
 
 def check_configs(target):
     """The two kernels must be configured alike: every option set in either .config"""
-    a, b = (config_of(out_dir(k, target) / ".config") for k in KERNELS)
+    a, b = (h.parse_fragment(out_dir(k, target) / ".config") for k in KERNELS)
     diff = sorted(set(a.items()) ^ set(b.items()))
     if diff:
         raise h.Failure("bench-frag: the vanilla and patched configs differ: "
