@@ -34,15 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifdef __NR_setgroups32
-#define NR_setgroups	__NR_setgroups32
-#define NR_getgroups	__NR_getgroups32
-#define HAVE_GROUPS16	1
-#else
-#define NR_setgroups	__NR_setgroups
-#define NR_getgroups	__NR_getgroups
-#define HAVE_GROUPS16	0
-#endif
+#include "bench.h"
 
 #define NGROUPS_MAX	65536
 #define BASE		100000u
@@ -59,37 +51,10 @@ static long sys_getgroups(long n, gid_t *g)
 	return syscall(NR_getgroups, n, g);
 }
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static void report(const char *metric, int n, double value)
 {
 	printf("BENCH %s %d %.1f\n", metric, n, value);
 	fflush(stdout);
-}
-
-static void die(const char *what)
-{
-	printf("groups_bench: %s: %s\n", what, strerror(errno));
-	exit(1);
 }
 
 /* How many times to repeat a call of cost ~n, to keep a boot short */
@@ -337,47 +302,6 @@ static void bench_fork(int n, gid_t *g)
 		t[r] = now_ns() - t0;
 	}
 	report("fork_exit_wait", n, median(t, FORK_REPS));
-}
-
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC);
-	int ret = 0;
-
-	if (fd < 0)
-		return -1;
-	if (write(fd, text, strlen(text)) < 0)
-		ret = -1;
-	close(fd);
-	return ret;
-}
-
-/* The whole of a (small) proc or tracefs file, NUL-terminated; NULL if none */
-static char *read_all(const char *path)
-{
-	size_t len = 0, size = 16384;
-	char *buf = malloc(size);
-	int fd = open(path, O_RDONLY);
-	ssize_t r;
-
-	if (fd < 0 || !buf) {
-		free(buf);
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	while ((r = read(fd, buf + len, size - len - 1)) > 0) {
-		len += r;
-		if (size - len < 4096) {
-			size *= 2;
-			buf = realloc(buf, size);
-			if (!buf)
-				die("realloc");
-		}
-	}
-	close(fd);
-	buf[len] = '\0';
-	return buf;
 }
 
 /*

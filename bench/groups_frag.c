@@ -156,11 +156,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifdef __NR_setgroups32
-#define NR_setgroups	__NR_setgroups32
-#else
-#define NR_setgroups	__NR_setgroups
-#endif
+#include "bench.h"
 
 #define NGROUPS_MAX	65536
 #define MIN_ORDER	4	/* PAGE_ALLOC_COSTLY_ORDER + 1 */
@@ -192,68 +188,12 @@ static void report(const char *phase, const char *metric, long n, double value)
 	fflush(stdout);
 }
 
-static void die(const char *what)
-{
-	printf("groups_frag: %s: %s\n", what, strerror(errno));
-	fflush(stdout);
-	exit(1);
-}
-
 static double now_s(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	int ret = 0;
-
-	if (fd < 0)
-		return -1;
-	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		ret = -1;
-	close(fd);
-	return ret;
-}
-
-/* The whole of a (small) proc, sysfs or cgroup file, NUL-terminated; NULL if none */
-static char *read_all(const char *path)
-{
-	size_t len = 0, size = 16384;
-	char *buf = malloc(size);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t r;
-
-	if (fd < 0 || !buf) {
-		free(buf);
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	while ((r = read(fd, buf + len, size - len - 1)) > 0) {
-		len += r;
-		if (size - len < 4096) {
-			size *= 2;
-			buf = realloc(buf, size);
-			if (!buf)
-				die("realloc");
-		}
-	}
-	close(fd);
-	buf[len] = '\0';
-	return buf;
 }
 
 /* The number after "key" at the start of a line of @text ("key value" or "key: value") */
@@ -730,13 +670,6 @@ static void fragment(void)
 static long sys_setgroups(long n, const gid_t *g)
 {
 	return syscall(NR_setgroups, n, g);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 static void timed_loop(const char *phase, int n, long calls, gid_t *g)

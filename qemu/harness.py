@@ -56,6 +56,7 @@ MUTANTS = ROOT / "robust/mutants"
 PACKAGE_OF = {"qemu-system-x86_64": "qemu-system-x86", "qemu-system-aarch64": "qemu-system-arm",
               "gnuplot": "gnuplot-nox"}
 MARK = "# harness: "
+MARKER = re.compile(rf"^{MARK}(begin|end) (\S+) ?(.*)$")     # /init's program markers
 # The identity the repository's patches carry until their sender exports
 # them: nobody can sign off (DCO) as it.
 PLACEHOLDER = "Harness Dev <dev@example.org>"
@@ -636,29 +637,57 @@ def parse_tap(lines, prefix):
     return results, problems
 
 
+class Segments:
+    """A console split at /init's markers, a line at a time as it comes: the
+    kernel's own lines, and each program's (label, lines, end), end being what
+    its "# harness: end" line said after the label."""
+
+    def __init__(self):
+        self.kernel, self.programs, self.current = [], [], None
+
+    def feed(self, line):
+        """Take one console line; return what of it a program printed (a list)."""
+        printed = []
+        idx = line.find(MARK)
+        if idx > 0:                       # a program's last line had no newline
+            printed.append(line[:idx])
+            line = line[idx:]
+        m = MARKER.match(line)
+        if m and m.group(1) == "begin":
+            self.current = (m.group(2), [])
+            return []
+        if m and self.current is not None:
+            self.current[1].extend(printed)
+            self.programs.append((*self.current, m.group(3)))
+            self.current = None
+            return printed
+        if self.current is None:
+            self.kernel.append(line)
+            return []
+        printed.append(line)
+        self.current[1].extend(printed)
+        return printed
+
+    def finish(self):
+        """(kernel lines, programs), a program cut short ending "no end (crash or timeout)"."""
+        if self.current is not None:
+            self.programs.append((*self.current, "no end (crash or timeout)"))
+            self.current = None
+        return self.kernel, self.programs
+
+
+def segments(lines):
+    seg = Segments()
+    for line in lines:
+        seg.feed(line)
+    return seg.finish()
+
+
 def analyse(lines, outcome, job, kunit=False):
     """Split a console log into kernel (KUnit) and per-program segments; list every result.
     kunit: the kernel has the KUNIT_SUITE suite (kunit_expected), which must report."""
     results = []
-    kernel_part, segments, current = [], [], None
-    for line in lines:
-        idx = line.find(MARK)
-        if idx > 0:                       # a program's last line had no newline
-            if current is not None:
-                current[1].append(line[:idx])
-            line = line[idx:]
-        if line.startswith(MARK + "begin "):
-            current = [line[len(MARK + "begin "):], []]
-        elif line.startswith(MARK + "end ") and current is not None:
-            current.append(line[len(MARK + "end "):].split(" ", 1)[1])
-            segments.append(current)
-            current = None
-        elif current is not None:
-            current[1].append(line)
-        else:
-            kernel_part.append(line)
-    if current is not None:
-        segments.append(current + ["no end (crash or timeout)"])
+    kernel_part, programs = segments(lines)
     if any("KTAP version" in line or "TAP version" in line for line in kernel_part):
         r, p = parse_tap(kernel_part, f"{job}/kunit/")
         results += r
@@ -668,7 +697,7 @@ def analyse(lines, outcome, job, kunit=False):
         results.append((f"{job}/kunit/{KUNIT_SUITE} suite reported", "pass" if ran else "fail",
                         "" if ran else f"{KUNIT_OPTION}=y, but no result of the "
                         f"'{KUNIT_SUITE}' KUnit suite on the console"))
-    for label, out, end in segments:
+    for label, out, end in programs:
         r, p = parse_tap(out, f"{job}/{label}/")
         results += r
         results += [(x, "fail", "TAP plan") for x in p]
@@ -724,13 +753,10 @@ def test_plan(target, built):
     return files, plan
 
 
-def boot_tests(kernel, target, job=None):
-    """Build and boot one kernel with the whole selftest suite; return its results."""
-    return boot_suite(kernel, target, build_kernel(kernel, target), job)
-
-
-def boot_suite(kernel, target, image, job=None, quiet=False):
-    """Boot a kernel image with the whole selftest suite; return its results."""
+def boot_suite(kernel, target, image=None, job=None, quiet=False):
+    """Boot a kernel (image, or the one build_kernel() makes) with the whole selftest
+    suite; return its results."""
+    image = image or build_kernel(kernel, target)
     built = build_userspace(target)
     files, plan = test_plan(target, built)
     job = job or f"{kernel}-{target}"
@@ -757,10 +783,10 @@ def stream(line):
     """What a boot shows as it goes: each program's start and end, every failed test
     and every kernel problem, the moment the console has them."""
     text = line[line.find(MARK):] if MARK in line else line
-    m = re.match(rf"^{MARK}(begin|end) (\S+)(.*)$", text)
+    m = MARKER.match(text)
     if m:
         print(f"    {'running' if m.group(1) == 'begin' else 'done   '} {m.group(2)}"
-              f"{m.group(3).rstrip()}", flush=True)
+              f"{' ' + m.group(3).rstrip() if m.group(3).strip() else ''}", flush=True)
     elif re.match(r"^\s*not ok \d+", text) or kernel_problem(line):
         print(f"      {text.strip()}", flush=True)
 
@@ -840,7 +866,7 @@ def cmd_check(args):
             print(f"    FAIL {n}: {d}")
     for target in args.targets:
         print(f"== {args.kernel} {target}", flush=True)
-        results += boot_tests(args.kernel, target)
+        results += boot_suite(args.kernel, target)
     if args.kernel == "patched":
         print("== series", flush=True)
         series = check_selftests_sync() + check_checkpatch()
@@ -853,38 +879,29 @@ def cmd_check(args):
     return conclude("check", results, t0)
 
 
-def guest_program(args, image, files, plan_argv, job, echo_all=False):
+def guest_program(args, image, files, plan_argv, job):
     """Boot with one program; echo what it prints; return its exit status."""
     plan = [["prog", args.timeout, *plan_argv]]
     initrd = make_initramfs(BUILD / "results" / job / "initramfs.cpio", args.target, files, plan,
                             overlay=getattr(args, "overlay", None))
-    inside = [False]
+    seg = Segments()
 
     def echo(line):
-        idx = line.find(MARK)
-        if idx > 0:
-            if inside[0]:
-                print(line[:idx], flush=True)
-            line = line[idx:]
-        if line.startswith(MARK + "begin "):
-            inside[0] = True
-        elif line.startswith(MARK + "end "):
-            inside[0] = False
-        elif inside[0] or echo_all:
-            print(line, flush=True)
+        for text in seg.feed(line):
+            print(text, flush=True)
 
     print(f"== {job}: booting (console log: build/results/{job}/console.log)", flush=True)
     lines, outcome, elapsed = boot(args.kernel, args.target, job, image, initrd,
                                    timeout=args.timeout + 120, loglevel=5, echo=echo)
-    end = [x[x.find(MARK):] for x in lines if MARK + "end prog" in x]
+    ends = [end for label, _, end in seg.finish()[1] if label == "prog"]
     status = None
-    if end:
-        m = re.search(r"exit=(\d+)", end[-1])
+    if ends:
+        m = re.search(r"exit=(\d+)", ends[-1])
         status = int(m.group(1)) if m else None
-        if "timeout" in end[-1]:
+        if "timeout" in ends[-1]:
             outcome = f"the program timed out after {args.timeout}s"
-        elif "signal=" in end[-1]:
-            outcome = "the program was killed by " + end[-1].split()[-1]
+        elif "signal=" in ends[-1]:
+            outcome = "the program was killed by " + ends[-1].split()[-1]
     if outcome != "ok":
         print(f"guest-run: {outcome}", file=sys.stderr)
         if status in (None, 0):

@@ -151,14 +151,12 @@ def differential(kernel, target, seed=DIFF_SEED, ops=DIFF_OPS):
     # the KUnit suites of the patched kernel are make check's business
     results = [x for x in results if "/kunit/" not in x[0]]
     h.report_boot(job, results, lines, outcome, elapsed)
-    digests, label = {}, None
-    for line in lines:
-        m = re.match(r"^# harness: begin (\S+)", line)
-        if m:
-            label = m.group(1)
-        m = re.search(r"# digest: ([0-9a-f]{16}) ops=(\d+)", line)
-        if m and label:
-            digests[label] = (m.group(1), int(m.group(2)))
+    digests = {}
+    for label, out, _ in h.segments(lines)[1]:
+        for line in out:
+            m = re.search(r"# digest: ([0-9a-f]{16}) ops=(\d+)", line)
+            if m:
+                digests[label] = (m.group(1), int(m.group(2)))
     return results, digests
 
 
@@ -195,7 +193,7 @@ def cmd_mutants(args):
     for name in names:
         kernel, caught = f"mutant-{name}", []
         print(f"== {kernel}", flush=True)
-        bad = failed(h.boot_tests(kernel, target))
+        bad = failed(h.boot_suite(kernel, target))
         if bad:
             caught.append(f"make check: {len(bad)} failed, e.g. {bad[0]}")
         if not caught or args.all:

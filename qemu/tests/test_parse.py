@@ -91,6 +91,24 @@ class ConsoleLogs(unittest.TestCase):
             self.assertEqual(fails(h.analyse(log, outcome, "t", kunit=False)), {})
 
 
+class Markers(unittest.TestCase):
+    def test_segments_split_a_line_a_program_left_unterminated(self):
+        seg = h.Segments()
+        fed = [seg.feed(x) for x in [
+            "[    1.0] Linux version", "# harness: begin a/prog", "ok 1 x",
+            "partial# harness: end a/prog exit=0", "[    2.0] kernel line",
+            "# harness: begin b/prog", "# digest: 0123456789abcdef ops=5"]]
+        self.assertEqual(fed, [[], [], ["ok 1 x"], ["partial"], [], [],
+                               ["# digest: 0123456789abcdef ops=5"]])
+        kernel, programs = seg.finish()
+        self.assertEqual(kernel, ["[    1.0] Linux version", "[    2.0] kernel line"])
+        self.assertEqual(programs, [("a/prog", ["ok 1 x", "partial"], "exit=0"),
+                                    ("b/prog", ["# digest: 0123456789abcdef ops=5"],
+                                     "no end (crash or timeout)")])
+        self.assertEqual(h.segments(["# harness: begin p", "# harness: end p timeout"]),
+                         ([], [("p", [], "timeout")]))
+
+
 class Rules(unittest.TestCase):
     def test_kunit_expected_from_the_config(self):
         with tempfile.TemporaryDirectory() as out:
