@@ -1509,14 +1509,8 @@ TEST_F(overflowgid, user_namespace)
 	}
 }
 
-/* As TEST_HARNESS_MAIN, but only as root, and with nobody looked up. */
-static void __attribute__((constructor)) __constructor_order_last(void)
-{
-	if (!__constructor_order)
-		__constructor_order = _CONSTRUCTOR_ORDER_BACKWARD;
-}
-
-int main(int argc, char **argv)
+/* Before the harness starts: the tests run only as root, with nobody looked up. */
+static void __attribute__((constructor)) groups_test_setup(void)
 {
 	const char *why = cannot_run_tests();
 
@@ -1525,5 +1519,6 @@ int main(int argc, char **argv)
 		ksft_exit_skip("%s\n", why);
 	}
 	lookup_nobody(&nobody_uid, &nobody_gid);
-	return test_harness_run(argc, argv);
 }
+
+TEST_HARNESS_MAIN

@@ -79,7 +79,7 @@ static uid_t other_uid;
 #define CHILD_NO_USERNS		201
 
 /* The argument that makes the program check its groups and exit */
-#define VERIFY_ARG	"--verify-groups"
+#define VERIFY_ENV	"GROUPS_VERIFY"
 
 /* gids in one page: where the blocks of a paged group list end */
 static int gids_per_page(void)
@@ -483,23 +483,20 @@ TEST_F(membership, file_and_dir)
  * 2. fork() and execve() keep the set.
  *
  * The test sets a random list and forks a child that, as root or as nobody,
- * runs this program again with VERIFY_ARG, the size, the seed and its uid:
- * verify_groups() rebuilds the list and compares it with getgroups() and
- * with the "Groups:" line of /proc/self/status.
+ * runs this program again with VERIFY_ENV set to the size, the seed and its
+ * uid: verify_groups() rebuilds the list and compares it with getgroups()
+ * and with the "Groups:" line of /proc/self/status.
  */
-static int verify_groups(int argc, char **argv)
+static int verify_groups(const char *arg)
 {
 	gid_t *expect;
 	int n, diff;
 	__u32 seed;
 	uid_t uid;
 
-	if (argc != 5)
-		return child_fail(CHILD_FAILED, "usage: %s %s N SEED UID",
-				  argv[0], VERIFY_ARG);
-	n = atoi(argv[2]);
-	seed = strtoul(argv[3], NULL, 10);
-	uid = strtoul(argv[4], NULL, 10);
+	if (sscanf(arg, "%d %u %u", &n, &seed, &uid) != 3 || n < 0 || n > NGROUPS_MAX)
+		return child_fail(CHILD_FAILED, "%s=\"%s\", not \"N SEED UID\"",
+				  VERIFY_ENV, arg);
 	if (getuid() != uid || geteuid() != uid)
 		return child_fail(CHILD_FAILED, "uid %u, euid %u, expected %u",
 				  getuid(), geteuid(), uid);
@@ -550,26 +547,21 @@ FIXTURE_TEARDOWN(exec)
 
 TEST_F(exec, keeps_groups)
 {
-	char n_arg[16], seed_arg[16], uid_arg[16], *argv[6];
+	char verify[64], *argv[] = { "groups_users_test", NULL };
 	__u32 seed = variant->n + variant->nobody;
 	pid_t pid;
 
 	fill_random(self->gids, variant->n, seed);
 	ASSERT_EQ(0, sys_setgroups(variant->n, self->gids));
-	snprintf(n_arg, sizeof(n_arg), "%d", variant->n);
-	snprintf(seed_arg, sizeof(seed_arg), "%u", seed);
-	snprintf(uid_arg, sizeof(uid_arg), "%u", variant->nobody ? nobody_uid : 0);
-	argv[0] = "groups_users_test";
-	argv[1] = VERIFY_ARG;
-	argv[2] = n_arg;
-	argv[3] = seed_arg;
-	argv[4] = uid_arg;
-	argv[5] = NULL;
+	snprintf(verify, sizeof(verify), "%d %u %u", variant->n, seed,
+		 variant->nobody ? nobody_uid : 0);
 
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
 		if (variant->nobody && become_nobody())
+			_exit(CHILD_SETUP_FAILED);
+		if (setenv(VERIFY_ENV, verify, 1))
 			_exit(CHILD_SETUP_FAILED);
 		execve("/proc/self/exe", argv, environ);
 		_exit(child_fail(CHILD_SETUP_FAILED, "execve: %s",
@@ -1332,21 +1324,16 @@ TEST_F(userns, mapped_groups)
 }
 
 /*
- * As TEST_HARNESS_MAIN, but a child run with VERIFY_ARG checks its groups,
- * and the tests run only as root, with nobody looked up.
+ * Before the harness starts: a child run with VERIFY_ENV checks its groups
+ * and exits, and the tests run only as root, with nobody looked up.
  */
-static void __attribute__((constructor)) __constructor_order_last(void)
+static void __attribute__((constructor)) groups_users_setup(void)
 {
-	if (!__constructor_order)
-		__constructor_order = _CONSTRUCTOR_ORDER_BACKWARD;
-}
-
-int main(int argc, char **argv)
-{
+	const char *verify = getenv(VERIFY_ENV);
 	const char *why;
 
-	if (argc > 1 && !strcmp(argv[1], VERIFY_ARG))
-		return verify_groups(argc, argv);
+	if (verify)
+		exit(verify_groups(verify));
 	why = cannot_run_tests();
 	if (why) {
 		ksft_print_header();
@@ -1360,5 +1347,6 @@ int main(int argc, char **argv)
 		ksft_exit_skip("nobody's gid %u is among the gids the tests use\n",
 			       nobody_gid);
 	}
-	return test_harness_run(argc, argv);
 }
+
+TEST_HARNESS_MAIN
