@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Supplementary groups in a list of pages: the series, and the harness that
-# builds Debian's linux-source-6.1 with it and boots it under QEMU.
+# builds Debian's linux-source-6.1 (or, with BASE=6.12, linux-source-6.12)
+# with it and boots it under QEMU.
 # "make help" lists the targets; README.md explains them.
 
+BASE    ?= 6.1
 ARCH    ?= x86_64
 KERNEL  ?= patched
 TARGETS ?= x86_64 arm64 arm64-64k
@@ -12,12 +14,15 @@ ARGS    ?=
 OVERLAY ?=
 TIMEOUT ?= 300
 
+# The kernel base (qemu/targets.conf's "base" rows) for every target below
+export BASE
+
 HARNESS := python3 qemu/harness.py
 SUDO    := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # Everything the project uses, from Debian's archive.  No gcc-multilib: it
 # conflicts with the cross compilers.
-PACKAGES := linux-source-6.1 qemu-system-x86 qemu-system-arm \
+PACKAGES := linux-source-$(BASE) qemu-system-x86 qemu-system-arm \
 	gcc make libc6-dev gcc-aarch64-linux-gnu gcc-i686-linux-gnu \
 	gcc-arm-linux-gnueabihf libc6-dev-arm64-cross libc6-dev-i386-cross \
 	libc6-dev-armhf-cross flex bison bc libelf-dev libssl-dev cpio perl \
@@ -35,6 +40,8 @@ CROSS_PACKAGES := gcc-powerpc64le-linux-gnu gcc-s390x-linux-gnu gcc-riscv64-linu
 	export series-check send-email-dry-run clean distclean
 
 help:
+	@echo "Every target takes BASE=6.1 (the default) or BASE=6.12: the Debian kernel"
+	@echo "source it builds, and the series for it (6.12/ holds the 6.12 one)."
 	@echo "make deps        install what the project needs (apt-get; idempotent)"
 	@echo "make run         build the patched kernel and show 10,000 groups at work in QEMU"
 	@echo "                 (ARCH=x86_64|arm64|arm64-64k, KERNEL=patched|vanilla)"
@@ -132,7 +139,7 @@ send-email-dry-run: deps
 	@python3 qemu/upstream.py send-email-dry-run
 
 clean:
-	rm -rf build/out build/bin build/results build/logs
+	@$(HARNESS) clean
 
 distclean:
 	rm -rf build

@@ -27,7 +27,6 @@ import random
 import shutil
 import statistics
 import subprocess
-import sys
 import time
 
 import harness as h
@@ -484,6 +483,15 @@ def plot(outdir, runs, keys, groups=PLOTS):
         subprocess.run(["gnuplot", outdir / f"{name}.gnuplot"], check=False)
 
 
+def cmd_main(args):
+    if args.report_only:
+        outdir = results_dir(args.target, args.lookups)
+        runs = load_raw(outdir)
+        failures = report(args.target, outdir, runs, len(runs["vanilla"]), lookups=args.lookups)
+        return memory_verdict(failures, outdir)
+    return cmd_bench(args)
+
+
 def main():
     import argparse
     ap = argparse.ArgumentParser()
@@ -495,19 +503,8 @@ def main():
                     help="build the kernels, module and programs, do not boot")
     ap.add_argument("--report-only", action="store_true",
                     help="rebuild the report from build/bench/<target>/raw.tsv")
-    args = ap.parse_args()
-    try:
-        if args.report_only:
-            outdir = results_dir(args.target, args.lookups)
-            runs = load_raw(outdir)
-            failures = report(args.target, outdir, runs, len(runs["vanilla"]),
-                              lookups=args.lookups)
-            sys.exit(memory_verdict(failures, outdir))
-        sys.exit(cmd_bench(args))
-    except h.Failure as e:
-        print(f"error: {e}", file=sys.stderr)
-        sys.exit(2)
-
+    ap.set_defaults(fn=cmd_main)
+    h.dispatch(ap)
 
 if __name__ == "__main__":
     main()

@@ -39,7 +39,6 @@ kernels built, plus about 10 min to build the two kernels the first time.
 import argparse
 import re
 import statistics
-import sys
 import time
 
 import bench
@@ -346,6 +345,14 @@ def report(target, outdir, runs, rounds):
     return 1 if unfragmented or misses else 0
 
 
+def cmd_main(args):
+    if args.report_only:
+        outdir = results_dir(args.target)
+        runs = bench.load_raw(outdir)
+        return report(args.target, outdir, runs, len(next(iter(runs.values()))))
+    return cmd_bench(args)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--target", default="x86_64", choices=["x86_64", "arm64"],
@@ -361,17 +368,8 @@ def main():
                     help="build the kernels and the program, check the configs, do not boot")
     ap.add_argument("--report-only", action="store_true",
                     help="rebuild the report from build/bench/<target>-frag/raw.tsv")
-    args = ap.parse_args()
-    try:
-        if args.report_only:
-            outdir = results_dir(args.target)
-            runs = bench.load_raw(outdir)
-            sys.exit(report(args.target, outdir, runs, len(next(iter(runs.values())))))
-        sys.exit(cmd_bench(args))
-    except h.Failure as e:
-        print(f"error: {e}", file=sys.stderr)
-        sys.exit(2)
-
+    ap.set_defaults(fn=cmd_main)
+    h.dispatch(ap)
 
 if __name__ == "__main__":
     main()

@@ -20,7 +20,6 @@ import os
 import re
 import statistics
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -214,6 +213,56 @@ def report(outdir, runs, allocs, meta):
     return misses
 
 
+def cmd_main(args):
+    out = OUT.with_name("native-tcg") if args.tcg else OUT
+    t0 = time.monotonic()
+    out.mkdir(parents=True, exist_ok=True)
+    LOG.parent.mkdir(parents=True, exist_ok=True)
+    cflags = CFLAGS + args.cflags.split()
+    exes, trees = {}, {}
+    for k in args.kernels:
+        exes[k], trees[k] = build(k, args.cflags.split())
+    llc, llc_from = llc_bytes()
+    cold = (args.cold_mib << 20 if args.cold_mib else
+            min(4 * llc, COLD_CAP, meminfo("MemAvailable") // 4))
+    h.progress(f"bench-native: built {', '.join(exes)}; LLC {llc >> 20} MiB ({llc_from}), "
+               f"cold working set {cold >> 20} MiB, CPU {args.cpu}", t0)
+
+    runs = {k: [] for k in args.kernels}
+    allocs, info = {}, []
+    for r in range(args.rounds):
+        shift = r % len(args.kernels)
+        for k in args.kernels[shift:] + args.kernels[:shift]:   # A B, B A, ...
+            start = time.monotonic()
+            values, counts, lines = run(exes[k], args.cpu, r + 1, cold, args.tcg,
+                                        args.only)
+            runs[k].append(values)
+            allocs.setdefault(k, counts)
+            info = info or lines
+            h.progress(f"bench-native: round {r + 1}/{args.rounds} {k}", start)
+    keys = {k: set(runs[k][0]) for k in runs}
+    if any(v != keys[args.kernels[0]] for v in keys.values()):
+        raise h.Failure("the kernels' programs measured different metrics")
+
+    bench.write_raw(out, runs)
+    (out / "allocs.tsv").write_text("kernel\tmetric\tN\tallocs_per_sort\trefused\n" + "".join(
+        f"{k}\t{m}\t{n}\t{c}\t{f}\n" for k in allocs for (m, n), (c, f) in
+        sorted(allocs[k].items())))
+    cc = subprocess.run(["gcc", "--version"], capture_output=True, text=True).stdout
+    command = "make bench-native" + (f" ROUNDS={args.rounds}" if args.rounds != 9 else "")
+    if args.kernels != ["vanilla", "patched"]:
+        command += f" KERNELS=\"{' '.join(args.kernels)}\""
+    command += (" TCG=1" if args.tcg else "") + (f" ONLY={args.only}" if args.only else "")
+    meta = {"rounds": args.rounds, "cpu": args.cpu, "cpu_model": cpu_model(args.tcg),
+            "llc": llc, "llc_from": llc_from, "cold": cold, "cc": cc.splitlines()[0],
+            "cflags": cflags, "trees": trees, "command": command,
+            "cold_sets": [" ".join(x.split()[2:5]) for x in info
+                          if x.startswith("INFO cold_sets")]}
+    report(out, runs, allocs, meta)
+    print(f"bench-native: {time.monotonic() - t0:.0f}s; results in {out}/")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=9)
@@ -229,57 +278,8 @@ def main():
                     help="run the programs under QEMU's user-mode TCG (qemu-x86_64), "
                          "results in build/bench/native-tcg/")
     ap.add_argument("--only", help="only the metrics whose name starts with this")
-    args = ap.parse_args()
-    out = OUT.with_name("native-tcg") if args.tcg else OUT
-    t0 = time.monotonic()
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        LOG.parent.mkdir(parents=True, exist_ok=True)
-        cflags = CFLAGS + args.cflags.split()
-        exes, trees = {}, {}
-        for k in args.kernels:
-            exes[k], trees[k] = build(k, args.cflags.split())
-        llc, llc_from = llc_bytes()
-        cold = (args.cold_mib << 20 if args.cold_mib else
-                min(4 * llc, COLD_CAP, meminfo("MemAvailable") // 4))
-        h.progress(f"bench-native: built {', '.join(exes)}; LLC {llc >> 20} MiB ({llc_from}), "
-                   f"cold working set {cold >> 20} MiB, CPU {args.cpu}", t0)
-
-        runs = {k: [] for k in args.kernels}
-        allocs, info = {}, []
-        for r in range(args.rounds):
-            shift = r % len(args.kernels)
-            for k in args.kernels[shift:] + args.kernels[:shift]:   # A B, B A, ...
-                start = time.monotonic()
-                values, counts, lines = run(exes[k], args.cpu, r + 1, cold, args.tcg,
-                                            args.only)
-                runs[k].append(values)
-                allocs.setdefault(k, counts)
-                info = info or lines
-                h.progress(f"bench-native: round {r + 1}/{args.rounds} {k}", start)
-        keys = {k: set(runs[k][0]) for k in runs}
-        if any(v != keys[args.kernels[0]] for v in keys.values()):
-            raise h.Failure("the kernels' programs measured different metrics")
-
-        bench.write_raw(out, runs)
-        (out / "allocs.tsv").write_text("kernel\tmetric\tN\tallocs_per_sort\trefused\n" + "".join(
-            f"{k}\t{m}\t{n}\t{c}\t{f}\n" for k in allocs for (m, n), (c, f) in
-            sorted(allocs[k].items())))
-        cc = subprocess.run(["gcc", "--version"], capture_output=True, text=True).stdout
-        command = "make bench-native" + (f" ROUNDS={args.rounds}" if args.rounds != 9 else "")
-        if args.kernels != ["vanilla", "patched"]:
-            command += f" KERNELS=\"{' '.join(args.kernels)}\""
-        command += (" TCG=1" if args.tcg else "") + (f" ONLY={args.only}" if args.only else "")
-        meta = {"rounds": args.rounds, "cpu": args.cpu, "cpu_model": cpu_model(args.tcg),
-                "llc": llc, "llc_from": llc_from, "cold": cold, "cc": cc.splitlines()[0],
-                "cflags": cflags, "trees": trees, "command": command,
-                "cold_sets": [" ".join(x.split()[2:5]) for x in info
-                              if x.startswith("INFO cold_sets")]}
-        report(out, runs, allocs, meta)
-        print(f"bench-native: {time.monotonic() - t0:.0f}s; results in {out}/")
-    except h.Failure as e:
-        print(f"error: {e}", file=sys.stderr)
-        sys.exit(2)
+    ap.set_defaults(fn=cmd_main)
+    h.dispatch(ap)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Build the Debian 6.1 tree with and without the series, boot it in QEMU, test it.
+"""Build a Debian kernel tree with and without the series, boot it in QEMU, test it.
 
-The only per-architecture knowledge lives in qemu/targets.conf.  Everything
-this script makes goes under build/ (git-ignored):
+The only per-architecture and per-base knowledge lives in qemu/targets.conf.
+BASE (environment; make BASE=...) picks the base: its Debian source package,
+the directory of its series (the top level for 6.1), its build directory.
+Everything this script makes goes under that build directory (build/ for
+6.1, build/6.12/ for 6.12; git-ignored):
 
   build/vanilla/              the Debian tree, one deterministic base commit (tag "base")
   build/patched/              a worktree of it, branch "series": base + 0001..000N with git am
@@ -29,9 +32,6 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BUILD = Path(os.environ.get("BUILD", ROOT / "build"))
-TARBALL = Path("/usr/src/linux-source-6.1.tar.xz")
-SOURCE_PKG = "linux-source-6.1"
 JOBS = str(os.cpu_count() or 2)
 GIT_ID = {
     "GIT_AUTHOR_NAME": "Debian linux-source", "GIT_AUTHOR_EMAIL": "base@localhost",
@@ -127,8 +127,9 @@ def write_stamp(path, value):
 
 
 def load_table():
-    """targets.conf: the kernel targets, the user-space ABIs, the compile-only targets."""
-    targets, abis, compile_only = {}, {}, []
+    """targets.conf: the kernel targets, the user-space ABIs, the compile-only targets,
+    the bases."""
+    targets, abis, compile_only, bases = {}, {}, [], {}
     for line in (ROOT / "qemu/targets.conf").read_text().splitlines():
         f = line.split()
         if not f or f[0].startswith("#"):
@@ -147,10 +148,21 @@ def load_table():
         elif f[0] == "compile":
             compile_only.append((f[1], f[2], "" if f[3] == "-" else f[3],
                                  "" if f[4] == "-" else f[4]))
-    return targets, abis, compile_only
+        elif f[0] == "base":
+            bases[f[1]] = {"package": f[2], "series": ROOT if f[3] == "." else ROOT / f[3],
+                           "build": ROOT / ("build" if f[4] == "." else f[4])}
+    return targets, abis, compile_only, bases
 
 
-TARGETS, ABIS, COMPILE = load_table()
+TARGETS, ABIS, COMPILE, BASES = load_table()
+# The kernel base (make BASE=...; the first row of targets.conf by default):
+# its Debian source package, its series, its build directory.
+BASE = os.environ.get("BASE") or next(iter(BASES))
+_base = BASES.get(BASE, next(iter(BASES.values())))   # an unknown BASE fails in check_args()
+SOURCE_PKG = _base["package"]
+TARBALL = Path(f"/usr/src/{SOURCE_PKG}.tar.xz")
+SERIES = _base["series"]
+BUILD = Path(os.environ.get("BUILD") or _base["build"])
 
 
 # ---------------------------------------------------------------- trees
@@ -162,15 +174,20 @@ def installed_source_version():
 
 
 def series_patches():
-    return sorted(p for p in ROOT.glob("0[0-9][0-9][0-9]-*.patch")
+    return sorted(p for p in SERIES.glob("0[0-9][0-9][0-9]-*.patch")
                   if not p.name.startswith("0000-"))
+
+
+def cover_letter():
+    return SERIES / "0000-cover-letter.patch"
 
 
 def tested_base():
     """The Debian version the series was tested on, from the cover letter."""
-    cover = ROOT / "0000-cover-letter.patch"
+    cover = cover_letter()
     if cover.exists():
-        m = re.search(r"^base-tree: Debian linux-source-6\.1 (\S+)$", cover.read_text(), re.M)
+        m = re.search(rf"^base-tree: Debian {re.escape(SOURCE_PKG)} (\S+)$", cover.read_text(),
+                      re.M)
         if m:
             return m.group(1)
     return None
@@ -965,7 +982,7 @@ def cmd_export(args):
     """Write base..HEAD of a tree back as 0001-*.patch, keeping the cover letter's text."""
     tree = Path(args.tree).resolve()
     ident = None if args.keep_author else sender_identity()
-    cover = ROOT / "0000-cover-letter.patch"
+    cover = cover_letter()
     subject, blurb = "*** SUBJECT HERE ***", "*** BLURB HERE ***"
     if cover.exists():
         text = cover.read_text()
@@ -974,11 +991,11 @@ def cmd_export(args):
         body = text.split("\n\n", 1)[1]
         m = re.search(r"^\S.* \(\d+\):$", body, re.M)
         blurb = body[:m.start()].rstrip("\n") if m else blurb
-    for p in ROOT.glob("0[0-9][0-9][0-9]-*.patch"):
+    for p in SERIES.glob("0[0-9][0-9][0-9]-*.patch"):
         p.unlink()
     tested = installed_source_version()
     sh(["git", "format-patch", "-q", "--cover-letter", "--zero-commit", "--base=base", "--notes",
-        f"--subject-prefix={args.prefix}", "-o", ROOT, "base..HEAD"], cwd=tree)
+        f"--subject-prefix={args.prefix}", "-o", SERIES, "base..HEAD"], cwd=tree)
     text = cover.read_text().replace("*** SUBJECT HERE ***", subject)
     text = text.replace("*** BLURB HERE ***", blurb)
     text = re.sub(r"^base-commit: .*$",
@@ -1011,6 +1028,13 @@ def cmd_prepare(args):
     return 0
 
 
+def cmd_clean(args):
+    for d in ("out", "bin", "results", "logs"):
+        shutil.rmtree(BUILD / d, ignore_errors=True)
+    print(f"removed the kernel builds, programs, results and logs under {shown(BUILD)}")
+    return 0
+
+
 def cmd_build(args):
     for target in args.targets:
         build_kernel(args.kernel, target)
@@ -1030,6 +1054,8 @@ def main():
     p.add_argument("--keep-author", action="store_true",
                    help="keep the commits' authors and sign-offs (working copies, not for sending)")
     p.set_defaults(fn=cmd_export)
+    p = sub.add_parser("clean", help="remove kernel builds, programs, results, logs (not trees)")
+    p.set_defaults(fn=cmd_clean)
     p = sub.add_parser("build", help="build kernels and guest programs")
     p.add_argument("--kernel", default="patched")
     p.add_argument("targets", nargs="*", default=list(TARGETS))
@@ -1053,6 +1079,8 @@ def main():
 
 def check_args(args):
     """Unknown targets or kernel, or a missing tool, as a Failure, before any work."""
+    if BASE not in BASES:
+        raise Failure(f"unknown base {BASE!r}: BASE takes {', '.join(BASES)}")
     targets = list(getattr(args, "targets", None) or []) + \
         ([args.target] if getattr(args, "target", None) else [])
     for name in targets:

@@ -348,7 +348,7 @@ def cmd_send_email(args):
     shutil.rmtree(outgoing, ignore_errors=True)
     outgoing.mkdir(parents=True)
     patches = []
-    for p in [h.ROOT / "0000-cover-letter.patch"] + h.series_patches():
+    for p in [h.cover_letter()] + h.series_patches():
         text = h.sign_as(p.read_text(), author)
         if p.name.startswith("0000-"):
             # format-patch wrote whoever exported it, maybe folded
