@@ -105,7 +105,8 @@ check-debug: deps
 	@python3 qemu/robust.py check-debug --target $(ARCH)
 
 check-mutants: deps
-	@python3 qemu/robust.py check-mutants $(if $(ALL),--all) $(MUTANTS)
+	@python3 qemu/robust.py check-mutants $(if $(ALL),--all) $(if $(CHECKS),--checks $(CHECKS)) \
+		$(MUTANTS)
 
 check-kcsan: deps
 	@python3 qemu/robust.py check-kcsan

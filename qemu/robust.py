@@ -21,7 +21,8 @@ every ABI; any KCSAN report, as any other kernel problem, fails it.
 check-mutants: each deliberately broken variant of the series in
 robust/mutants/ (a patch on top of it) must be caught: by make check's
 suite, by the differential test, or by the debug kernel, tried in that
-order on x86_64 (--all: all three); the results name what caught it.
+order on x86_64 (--all: all three; --checks: only these); the results name
+what caught it.
 
 check-differential: robust/groups_diff.c runs the same seeded random
 sequence of group operations under every ABI of each target, on the vanilla
@@ -56,6 +57,9 @@ FAULT_CALLS = 10000
 DEBUG_SMP = 2
 STRESS_SECONDS = 30
 DIFF_OPS = 100000
+# What check-mutants tries, in this order, until one catches the mutant
+MUTANT_CHECKS = {"check": "make check", "differential": "make check-differential",
+                 "debug": "make check-debug"}
 DIFF_SEED = 20261203
 
 
@@ -189,25 +193,32 @@ def cmd_mutants(args):
     t0 = time.monotonic()
     target = "x86_64"
     names = args.names or sorted(p.stem for p in h.MUTANTS.glob("*.patch"))
+    checks = args.checks.split(",")
+    unknown = [c for c in checks if c not in MUTANT_CHECKS]
+    if unknown:
+        raise h.Failure(f"unknown check {unknown[0]!r}: CHECKS takes {','.join(MUTANT_CHECKS)}")
     results, vanilla = [], None
+
+    def differential_check(kernel):
+        nonlocal vanilla
+        if vanilla is None:
+            vanilla = differential("vanilla", target)[1]
+        r, digests = differential(kernel, target)
+        return failed(r) + [f"{label}: digest {digests.get(label)}, vanilla {v}"
+                            for label, v in vanilla.items() if digests.get(label) != v]
+
+    run = {"check": lambda k: failed(h.boot_suite(k, target)),
+           "differential": differential_check,
+           "debug": lambda k: failed(debug_run(k, target)[0])}
     for name in names:
         kernel, caught = f"mutant-{name}", []
         print(f"== {kernel}", flush=True)
-        bad = failed(h.boot_suite(kernel, target))
-        if bad:
-            caught.append(f"make check: {len(bad)} failed, e.g. {bad[0]}")
-        if not caught or args.all:
-            if vanilla is None:
-                vanilla = differential("vanilla", target)[1]
-            r, digests = differential(kernel, target)
-            bad = failed(r) + [f"{label}: digest {digests.get(label)}, vanilla {v}"
-                               for label, v in vanilla.items() if digests.get(label) != v]
+        for check in [c for c in MUTANT_CHECKS if c in checks]:
+            if caught and not args.all:
+                break
+            bad = run[check](kernel)
             if bad:
-                caught.append(f"make check-differential: {len(bad)} failed, e.g. {bad[0]}")
-        if not caught or args.all:
-            bad = failed(debug_run(kernel, target)[0])
-            if bad:
-                caught.append(f"make check-debug: {len(bad)} failed, e.g. {bad[0]}")
+                caught.append(f"{MUTANT_CHECKS[check]}: {len(bad)} failed, e.g. {bad[0]}")
         results.append((f"mutant {name} is caught", "pass" if caught else "fail",
                         "; ".join(caught) or "nothing caught it: a hole in the tests"))
         h.progress(f"mutant {name}: {'; '.join(caught) or 'NOT CAUGHT'}")
@@ -230,6 +241,8 @@ def main():
     p.set_defaults(fn=cmd_kcsan)
     p = sub.add_parser("check-mutants")
     p.add_argument("--all", action="store_true", help="run all three checks on every mutant")
+    p.add_argument("--checks", default=",".join(MUTANT_CHECKS),
+                   help="the checks to try, of " + ",".join(MUTANT_CHECKS))
     p.add_argument("names", nargs="*", help="mutants (robust/mutants/NAME.patch); default all")
     p.set_defaults(fn=cmd_mutants)
     p = sub.add_parser("check-differential")
