@@ -329,15 +329,14 @@ static void bench_fork(int n, gid_t *g)
  *   mm_page_free_batched	pfn (order)
  *
  * Memory of the set = the bytes_alloc of the kmalloc events + PAGE_SIZE <<
- * order of the mm_page_alloc events that carry __GFP_ACCOUNT and do not back
- * a large kmalloc counted already, less what the same call frees again of
- * what it allocated (matched by pointer or pfn; so the sort's page nets
- * out, and "mem_peak" is the most held at once, with it).  A page allocation
- * without __GFP_ACCOUNT is SLUB refilling a cache (new_slab() masks the gfp
- * down to GFP_RECLAIM_MASK | GFP_CONSTRAINT_MASK, dropping __GFP_ACCOUNT,
- * while every group_info allocation is GFP_KERNEL_ACCOUNT): those are
- * counted apart ("slab_refills_gt0", order > 0 only), as they depend on how
- * full the cache's slab was, not on the request.  The cred that
+ * order of the mm_page_alloc events that are neither a slab refill nor the
+ * pages of a large kmalloc counted already, less what the same call frees
+ * again of what it allocated (matched by pointer or pfn; so the sort's page
+ * nets out, and "mem_peak" is the most held at once, with it).  A slab
+ * refill is a page allocation traced right before a kmalloc event of a slab
+ * object (mem_event() says why); refills are counted apart
+ * ("slab_refills_gt0", order > 0 only), as they depend on how full the
+ * cache's slab was when the call came, not on the request.  The cred that
  * prepare_creds() takes is a kmem_cache_alloc(), not traced here.
  *
  * The old set: each measured call switches from an empty set (setgroups(0),
@@ -379,6 +378,8 @@ struct mem_obj {
 	long req;		/* bytes_req of a kmalloc */
 	int order;		/* of pages */
 	int live;
+	int kept;		/* live when the window closed */
+	int refill;		/* pages SLUB took to refill a cache */
 };
 
 static struct mem_window {
@@ -387,6 +388,7 @@ static struct mem_window {
 	long held, peak, freed;
 	int requests, refills_gt0, refills, vmalloc_areas, lost;
 	int verified;		/* every block held was seen freed */
+	int pending;		/* the page allocation the next event explains, or -1 */
 	long vmalloc_bytes;
 } mw;
 
@@ -471,17 +473,41 @@ static void mem_free(const char *ptr, unsigned long pfn, int counting)
 	}
 }
 
+static void mem_hold(struct mem_obj *o)
+{
+	mw.held += o->bytes;
+	if (mw.held > mw.peak)
+		mw.peak = mw.held;
+}
+
+/* The pending page allocation was pages of their own: hold them */
+static void mem_settle(void)
+{
+	if (mw.pending >= 0)
+		mem_hold(&mw.obj[mw.pending]);
+	mw.pending = -1;
+}
+
 /*
  * One trace line.  @counting: the measured window (allocations and frees of
  * this task); else the verification, where only frees of what is held matter.
+ *
+ * A page allocation waits for the next event to say what it was.  SLUB
+ * traces the pages it takes to refill a cache, then the kmalloc() served
+ * from them; kmalloc_large() traces its pages, then the kmalloc() of that
+ * size.  So pages followed at once by a kmalloc() of a slab object are a
+ * slab refill, pages followed by a kmalloc() of their size are that
+ * kmalloc(), and any other pages (the list's blocks, the sort's page) are
+ * held as they are.  (The gfp flags would tell an accounted allocation from
+ * a refill, but these kernels' trace output prints them empty.)
  */
 static void mem_event(const char *line, long page, int counting)
 {
-	char ptr[24] = "", gfp[256] = "";
+	char ptr[24] = "";
 	unsigned long pfn;
 	struct mem_obj *o;
 	long req, bytes;
-	int i, order;
+	int order;
 
 	if (line[0] == '#') {
 		unsigned long in, written;
@@ -492,11 +518,15 @@ static void mem_event(const char *line, long page, int counting)
 		return;
 	}
 	if (is_event(line, "kfree")) {
+		if (counting)
+			mem_settle();
 		if (field(line, "ptr", ptr, sizeof(ptr)) && !null_ptr(ptr))
 			mem_free(ptr, 0, counting);
 		return;
 	}
 	if (is_event(line, "mm_page_free") || is_event(line, "mm_page_free_batched")) {
+		if (counting)
+			mem_settle();
 		pfn = field_pfn(line);
 		if (pfn)
 			mem_free(NULL, pfn, counting);
@@ -505,48 +535,45 @@ static void mem_event(const char *line, long page, int counting)
 	if (!counting)
 		return;
 	if (is_event(line, "mm_page_alloc")) {
+		mem_settle();
 		pfn = field_pfn(line);
 		order = field_num(line, "order");
-		field(line, "gfp_flags", gfp, sizeof(gfp));
 		if (!pfn || order < 0)
 			return;				/* failed */
-		if (!strstr(gfp, "ACCOUNT")) {		/* SLUB refilling a cache */
-			mw.refills++;
-			mw.refills_gt0 += order > 0;
-			return;
-		}
 		o = mem_add();
 		o->pfn = pfn;
 		o->order = order;
 		o->bytes = page << order;
+		mw.pending = o - mw.obj;
 	} else if (is_event(line, "kmalloc")) {
 		field(line, "ptr", ptr, sizeof(ptr));
 		req = field_num(line, "bytes_req");
 		bytes = field_num(line, "bytes_alloc");
 		mw.requests += req > page;
-		if (null_ptr(ptr) || bytes <= 0)
-			return;				/* failed (kvmalloc goes on) */
-		if (bytes > 2 * page) {
-			/* kmalloc_large(): its pages are the last block of that size */
-			for (i = mw.nobj - 1; i >= 0; i--) {
-				o = &mw.obj[i];
-				if (o->live && o->pfn && !o->ptr[0] && o->bytes == bytes) {
-					snprintf(o->ptr, sizeof(o->ptr), "%s", ptr);
-					o->req = req;
-					return;
-				}
+		if (mw.pending >= 0 && !null_ptr(ptr) && bytes > 0) {
+			o = &mw.obj[mw.pending];
+			if (bytes <= 2 * page) {		/* SLUB refilling a cache */
+				o->live = 0;
+				o->refill = 1;
+				mw.refills++;
+				mw.refills_gt0 += o->order > 0;
+				mw.pending = -1;
+			} else if (bytes == o->bytes) {		/* kmalloc_large() */
+				snprintf(o->ptr, sizeof(o->ptr), "%s", ptr);
+				o->req = req;
+				mem_settle();
+				return;
 			}
 		}
+		mem_settle();
+		if (null_ptr(ptr) || bytes <= 0)
+			return;				/* failed (kvmalloc goes on) */
 		o = mem_add();
 		snprintf(o->ptr, sizeof(o->ptr), "%s", ptr);
 		o->bytes = bytes;
 		o->req = req;
-	} else {
-		return;
+		mem_hold(o);
 	}
-	mw.held += o->bytes;
-	if (mw.held > mw.peak)
-		mw.peak = mw.held;
 }
 
 /* Feed the complete lines of @text to mem_event(); returns the bytes used */
@@ -648,6 +675,7 @@ static void mem_window(int n, const gid_t *g, long page)
 	int i;
 
 	memset(&mw, 0, sizeof(mw));
+	mw.pending = -1;
 	if (sys_setgroups(0, NULL))
 		die("setgroups");
 	before = read_all("/proc/vmallocinfo");
@@ -663,14 +691,19 @@ static void mem_window(int n, const gid_t *g, long page)
 	if (!trace)
 		die("reading the trace");
 	mem_lines(trace, strlen(trace), page, 1);
+	mem_settle();
 	free(trace);
 	if (mw.lost) {
 		printf("groups_bench: trace events lost in setgroups(%d)\n", n);
 		exit(1);
 	}
-	/* Accounted pages of order > 0 that no kmalloc took: requests too */
-	for (i = 0; i < mw.nobj; i++)
-		mw.requests += mw.obj[i].pfn && mw.obj[i].order > 0 && !mw.obj[i].ptr[0];
+	/* Pages of order > 0 that no kmalloc took and no slab refill: requests too */
+	for (i = 0; i < mw.nobj; i++) {
+		struct mem_obj *o = &mw.obj[i];
+
+		mw.requests += o->pfn && o->order > 0 && !o->ptr[0] && !o->refill;
+		o->kept = o->live;
+	}
 
 	after = read_all("/proc/vmallocinfo");
 	if (before && after)
@@ -699,10 +732,10 @@ static void mem_describe(int n)
 			const struct mem_obj *o = &mw.obj[i];
 			int count = 0;
 
-			if (done[i] || o->live != live)
+			if (done[i] || o->refill || o->kept != live)
 				continue;
 			for (j = i; j < mw.nobj; j++)
-				if (!done[j] && mw.obj[j].live == live &&
+				if (!done[j] && !mw.obj[j].refill && mw.obj[j].kept == live &&
 				    mw.obj[j].bytes == o->bytes && !mw.obj[j].pfn == !o->pfn &&
 				    !mw.obj[j].ptr[0] == !o->ptr[0] && mw.obj[j].req == o->req) {
 					done[j] = 1;
