@@ -213,7 +213,7 @@ static void check_proc_groups(struct __test_metadata *_metadata,
 	p = want + sprintf(want, "Groups:\t");
 	for (i = 0; i < n; i++)
 		p += sprintf(p, "%s%u", i ? " " : "", expect[i]);
-	strcpy(p, "\x20\n");	/* the trailing space is part of the ABI */
+	sprintf(p, "\x20\n");	/* the trailing space is part of the ABI */
 
 	status = read_text("/proc/self/status");
 	ASSERT_TRUE(!!(status)) {

@@ -385,7 +385,7 @@ FIXTURE_SETUP(membership)
 			ps->probes[j++] = ps->probes[i];
 	ps->nprobes = j;
 
-	strcpy(ps->dir, "/tmp/groups_users.XXXXXX");
+	snprintf(ps->dir, sizeof(ps->dir), "/tmp/groups_users.XXXXXX");
 	ASSERT_TRUE(!!mkdtemp(ps->dir));
 	ps->made = true;
 	ASSERT_EQ(0, chmod(ps->dir, 0755));
