@@ -354,13 +354,25 @@ def parse_fragment(path):
     return want
 
 
+def with_base(frags):
+    """Each fragment kconfig/X.config, followed by kconfig/<BASE>/X.config where the
+    base has options of its own for it (an option one base has and another lacks)."""
+    out = []
+    for f in frags:
+        out.append(f)
+        own = f.parent / BASE / f.name
+        if own.exists():
+            out.append(own)
+    return out
+
+
 def fragments(kernel, t, extra=()):
     frags = [ROOT / "kconfig/base.config"] + [ROOT / f"kconfig/{f}.config" for f in t["fragments"]]
     # bench kernels must be configured identically: no patched-only options
     if (kernel == "patched" or kernel.startswith("mutant-")) and "bench" not in extra and \
             (ROOT / "kconfig/patched.config").exists():
         frags.append(ROOT / "kconfig/patched.config")
-    return frags + [ROOT / f"kconfig/{e}.config" for e in extra]
+    return with_base(frags + [ROOT / f"kconfig/{e}.config" for e in extra])
 
 
 def merge_config(tree, out, t, base, frags, log):

@@ -67,7 +67,9 @@ def build_at(tree, name, target, frags, goal=None):
     # What the patched kernel adds (its KUnit suite) exists only from the
     # patch that adds it on: ask again after every patch, olddefconfig
     # drops it until then.
-    for opt, val in h.parse_fragment(h.ROOT / "kconfig/patched.config").items():
+    patched = {k: v for f in h.with_base([h.ROOT / "kconfig/patched.config"])
+               for k, v in h.parse_fragment(f).items()}
+    for opt, val in patched.items():
         if frags[0].name == "base.config":
             h.sh([tree / "scripts/config", "--file", out / ".config", "--set-val",
                   opt[len("CONFIG_"):], val], log)
@@ -84,7 +86,8 @@ def check_bisect(results, only=None, boot=True):
     # the harness's kernels as targets.conf configures them (without the
     # patched-only options, which build_at() asks for after each patch)
     kinds = [(t, t, h.fragments("vanilla", h.TARGETS[t])) for t in ("x86_64", "arm64")]
-    kinds.append(("x86_64-nomultiuser", "x86_64", [h.ROOT / "kconfig/nomultiuser.config"]))
+    kinds.append(("x86_64-nomultiuser", "x86_64",
+                  h.with_base([h.ROOT / "kconfig/nomultiuser.config"])))
     for i, p in enumerate([None] + patches):
         if p is not None:
             r = subprocess.run(["git", "am", "-3", "-q", p], cwd=tree, capture_output=True,
@@ -141,7 +144,7 @@ def objects_warnings(kernel, arch, karch, cross, defconfig, w):
     if cross:
         base.append(f"CROSS_COMPILE={cross}")
     if not (out / ".config").exists():
-        frags = [h.ROOT / "kconfig/users.config"]
+        frags = h.with_base([h.ROOT / "kconfig/users.config"])
         have = h.merge_config(tree, out, {"karch": karch, "cross": cross},
                               defconfig or "defconfig", frags, log)
         ignore = ["CONFIG_GROUPS_KUNIT_TEST"] if kernel == "vanilla" else []
