@@ -134,7 +134,7 @@ export:
 series-check: deps
 	@$(MAKE) --no-print-directory deps PACKAGES="$(CROSS_PACKAGES)"
 	@python3 qemu/upstream.py series-check $(if $(ARCHS),--archs $(ARCHS)) \
-		$(if $(SKIP_BISECT),--skip-bisect)
+		$(if $(SKIP_BISECT),--skip-bisect) $(if $(FROM),--from $(FROM))
 
 send-email-dry-run: deps
 	@python3 qemu/upstream.py send-email-dry-run

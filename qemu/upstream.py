@@ -80,7 +80,10 @@ def build_at(tree, name, target, frags, goal=None):
     return r.returncode == 0, log, out / t["image"]
 
 
-def check_bisect(results, only=None, boot=True):
+def check_bisect(results, only=None, boot=True, start=None):
+    """Build (and boot) the kernels at base and after every patch; with start
+    (a patch number, "0018"), the patches before it are applied without being
+    built, to resume a run that stopped there."""
     tree = bisect_tree()
     patches = h.series_patches()
     # the harness's kernels as targets.conf configures them (without the
@@ -98,6 +101,8 @@ def check_bisect(results, only=None, boot=True):
                 return
         label = p.name[:4] if p else "base"
         last = p is not None and p == patches[-1]
+        if start and (p is None or label < start):
+            continue
         for name, target, frags in kinds:
             if only and name not in only:
                 continue
@@ -270,12 +275,16 @@ def check_maintainers(results):
 
 def cmd_series_check(args):
     t0 = time.monotonic()
+    patches = h.series_patches()
+    if args.start and not any(p.name.startswith(args.start + "-") for p in patches):
+        raise h.Failure(f"series-check: --from {args.start}: no patch of the series starts "
+                        f"with that number (0001-{len(patches):04d})")
     results = h.check_checkpatch()
     check_maintainers(results)
     check_randstruct(results)
     if not args.skip_bisect:
         check_bisect(results, args.bisect.split(",") if args.bisect else None,
-                     boot=not args.no_boot)
+                     boot=not args.no_boot, start=args.start)
     if args.archs != "none":
         check_objects(results, args.archs.split(",") if args.archs else [a[0] for a in h.COMPILE])
     print(h.result_lines([r for r in results if r[1] != "pass"]), end="")
@@ -404,6 +413,8 @@ def main():
     p.add_argument("--archs", default="")
     p.add_argument("--bisect", default="", help="x86_64,arm64,x86_64-nomultiuser (default all)")
     p.add_argument("--no-boot", action="store_true", help="bisect: build, do not boot")
+    p.add_argument("--from", dest="start", default=None, metavar="NNNN",
+                   help="bisect: start building at this patch (resume a stopped run)")
     p.set_defaults(fn=cmd_series_check)
     p = sub.add_parser("randstruct", help="struct group_info's layout checks, seed by seed")
     p.add_argument("--tree", default="patched", help="a tree under build/ (default patched)")
