@@ -70,12 +70,14 @@ def out_dir(kernel, target):
 
 
 def check_configs(target):
-    """The two kernels must be configured alike: every option set in either .config"""
+    """The two kernels must be configured alike: every option set in either .config
+    (an option that one tree lacks counts as "n": the patched tree's KUnit option
+    is "is not set" there and absent from vanilla)"""
     a, b = (h.parse_fragment(out_dir(k, target) / ".config") for k in KERNELS)
-    diff = sorted(set(a.items()) ^ set(b.items()))
+    diff = sorted(k for k in a.keys() | b.keys() if a.get(k, "n") != b.get(k, "n"))
     if diff:
         raise h.Failure("bench-frag: the vanilla and patched configs differ: "
-                        + ", ".join(f"{k}={v}" for k, v in diff[:10]))
+                        + ", ".join(f"{k}={a.get(k, 'n')}/{b.get(k, 'n')}" for k in diff[:10]))
 
 
 def guest_args(args):
