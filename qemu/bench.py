@@ -213,7 +213,7 @@ def cmd_bench(args):
                 return 1
             bad = [x for x in lines if "groups_bench:" in x or "exit=" in x and "exit=0" not in x]
             if outcome != "ok" or bad:
-                print(f"bench: {job}: {outcome}; {bad[:3]} (see build/results/{job}/)")
+                print(f"bench: {job}: {outcome}; {bad[:3]} (see {h.results_of(job)}/)")
                 return 1
             runs[k].append(parse(lines))
             h.progress(f"bench: round {r + 1}/{args.rounds} {k} ({elapsed:.0f}s in the guest)")

@@ -146,7 +146,7 @@ def cmd_bench(args):
             bad = [x for x in lines if x.startswith("groups_frag:")
                    or "exit=" in x and "exit=0" not in x]
             if outcome != "ok" or bad:
-                print(f"bench-frag: {job}: {outcome}; {bad[:3]} (see build/results/{job}/)")
+                print(f"bench-frag: {job}: {outcome}; {bad[:3]} (see {h.results_of(job)}/)")
                 return 1
             runs[k].append(bench.parse(lines))
             h.progress(f"bench-frag: round {r + 1}/{args.rounds} {k} "

@@ -165,6 +165,11 @@ SERIES = _base["series"]
 BUILD = Path(os.environ.get("BUILD") or _base["build"])
 
 
+def results_of(job):
+    """Where a job's console.log and summary.txt go, as the messages show it"""
+    return shown(BUILD / "results" / job)
+
+
 # ---------------------------------------------------------------- trees
 
 def installed_source_version():
@@ -753,7 +758,8 @@ def conclude(name, results, t0, need_pass=True):
     c = count(results)
     (BUILD / "results").mkdir(parents=True, exist_ok=True)
     (BUILD / f"results/{name}.txt").write_text(result_lines(results))
-    print(f"{name}: {time.monotonic() - t0:.0f}s; every result in build/results/{name}.txt")
+    print(f"{name}: {time.monotonic() - t0:.0f}s; every result in "
+          f"{shown(BUILD / 'results' / name)}.txt")
     print(f"{c['pass']} passed, {c['fail']} failed, {c['skip']} skipped")
     return 1 if c["fail"] or (need_pass and not c["pass"]) else 0
 
@@ -825,7 +831,7 @@ def report_boot(job, results, lines, outcome, elapsed, quiet=False):
     c = write_summary(job, results, elapsed)
     if not quiet:
         progress(f"boot: {job}: {c['pass']} passed, {c['fail']} failed, {c['skip']} skipped "
-                 f"in {elapsed:.0f}s (build/results/{job}/)")
+                 f"in {elapsed:.0f}s ({results_of(job)}/)")
     if c["fail"] or outcome != "ok":
         for n, s, d in results:
             if s == "fail":
@@ -919,7 +925,7 @@ def guest_program(args, image, files, plan_argv, job):
         for text in seg.feed(line):
             print(text, flush=True)
 
-    print(f"== {job}: booting (console log: build/results/{job}/console.log)", flush=True)
+    print(f"== {job}: booting (console log: {results_of(job)}/console.log)", flush=True)
     lines, outcome, elapsed = boot(args.kernel, args.target, job, image, initrd,
                                    timeout=args.timeout + 120, loglevel=5, echo=echo)
     ends = [end for label, _, end in seg.finish()[1] if label == "prog"]

@@ -120,7 +120,7 @@ def cmd_debug(args):
                      r"# memory: (pages in use|\d+ pages held)|kmemleak: \d+ suspected", line):
             print(f"    {line.strip()}")
     print(f"check-debug: randstruct seed {seed[:16]}… (the out directory's "
-          f"scripts/basic/randstruct.seed); console and summary in build/results/{job}/")
+          f"scripts/basic/randstruct.seed); console and summary in {h.results_of(job)}/")
     return h.conclude("check-debug", results, t0)
 
 
@@ -137,7 +137,7 @@ def cmd_kcsan(args):
     job = f"kcsan-{target}"
     results, lines = boot_checked("patched", target, image, job, files, plan, built, KCSAN_ON)
     print(f"check-kcsan: {sum('KCSAN:' in x for x in lines)} KCSAN report(s); console in "
-          f"build/results/{job}/")
+          f"{h.results_of(job)}/")
     return h.conclude("check-kcsan", results, t0)
 
 
