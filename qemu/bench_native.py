@@ -36,6 +36,7 @@ CFLAGS = ["-O2", "-Wall", "-fno-strict-aliasing"]
 KERNEL_FLAGS = ["-nostdinc", f"-I{SRC}/shim", "-include", "linux/kconfig.h"]
 KERNEL_UNITS = ["groups_tu.c", "env.c", "sort_tu.c"]
 
+LLC_SLICE = 32 << 20        # the L3 of one chiplet (see cold_notes())
 COLD_CAP = 256 << 20        # the cold working set: 4x the LLC, at most this
 
 # (metric, predicate on N, limit on patched/vanilla)
@@ -79,6 +80,27 @@ def build(kernel, extra_cflags):
         print(f"  bench-native: {kernel}: {w}")
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources.values())).hexdigest()
     return exe, f"{tree}, kernel/groups.c + cred.h + lib/sort.c sha256 {digest[:12]}"
+
+
+def cold_notes(meta):
+    """Which cold rows are cold.  A lookup of the first, middle or last gid walks the
+    same probes in every set: about sets * (log2(N) + 1) cache lines, however large
+    the sets are.  Where those lines fit in the cache a core can use (at most
+    LLC_SLICE: a chiplet CPU's core uses its own chiplet's L3, and CPUID in a VM may
+    report the whole package's or an invented size), those rows time cached
+    probes, and only the random and miss rows are cold."""
+    cache = min(meta["llc"], LLC_SLICE)
+    warm = []
+    for x in meta["cold_sets"]:
+        n, sets = (int(v) for v in x.split()[:2])
+        probed = sets * (n.bit_length() + 1) * 64
+        if probed <= cache:
+            warm.append(f"N={n} ({sets} sets, about {probed / (1 << 20):.1f} MiB probed)")
+    if not warm:
+        return []
+    return [f"Not cold: the first, middle and last rows at {', '.join(warm)}: every set's "
+            f"probes of those gids fit in {cache >> 20} MiB of cache, so there only the "
+            "random and miss rows measure cold lookups."]
 
 
 def llc_bytes():
@@ -206,6 +228,7 @@ def report(outdir, runs, allocs, meta):
           "Allocation-free sort (sort_nomem_*: every allocation fails while groups_sort() "
           "runs):", *fallback_notes(allocs), "",
           "Cold working sets (N, sets, bytes): " + "; ".join(meta["cold_sets"]), "",
+          *cold_notes(meta), "",
           f"Command: `{meta['command']}`"]
     (outdir / "results.md").write_text("\n".join(md) + "\n")
     bench.plot(outdir, runs, keys, PLOTS)
