@@ -380,6 +380,17 @@ def fragments(kernel, t, extra=()):
     return with_base(frags + [ROOT / f"kconfig/{e}.config" for e in extra])
 
 
+def page_size(t):
+    """A target's page size, from its fragments, a later one overriding an earlier
+    one as merge_config.sh does (CONFIG_ARM64_<N>K_PAGES=y); 4K where none chooses"""
+    merged = {k: v for f in fragments("vanilla", t) for k, v in parse_fragment(f).items()}
+    for opt, val in merged.items():
+        m = re.fullmatch(r"CONFIG_ARM64_(\d+)K_PAGES", opt)
+        if m and val == "y":
+            return int(m.group(1)) << 10
+    return 4096
+
+
 def merge_config(tree, out, t, base, frags, log):
     """`make <base>` (tinyconfig, defconfig) + fragments with merge_config.sh; the result."""
     out.mkdir(parents=True, exist_ok=True)
@@ -807,7 +818,7 @@ def boot_plan(kernel, target, image, job, files, plan, timeout, built=None, smp=
     built = built or build_userspace(target)
     initrd = make_initramfs(BUILD / "results" / job / "initramfs.cpio", target, files, plan)
     progress(f"boot: {job}: booting {kernel} {target} "
-             f"(console: {shown(BUILD / 'results' / job / 'console.log')})")
+             f"(console: {results_of(job)}/console.log)")
     lines, outcome, elapsed = boot(kernel, target, job, image, initrd, timeout, smp=smp,
                                    echo=stream)
     return lines, outcome, elapsed, analyse(lines, outcome, job,
