@@ -310,8 +310,9 @@ static void bench_fork(int n, gid_t *g)
  *
  * The window is one setgroups(n) of a buffer that is filled (so faulted in)
  * before it, with gids in random order, the common case that makes both
- * kernels sort: the patched kernel (and the series up to 0013) then takes one
- * order-0 page of bucket bounds for the sort and frees it before returning.
+ * kernels sort: the patched kernel (and the series up to the storage patch)
+ * then takes one order-0 page of bucket bounds for the sort and frees it
+ * before returning.
  * Tracing is on only around the call and only for this task (set_event_pid),
  * with these events:
  *
@@ -454,23 +455,32 @@ static struct mem_obj *mem_add(void)
 	return &mw.obj[mw.nobj++];
 }
 
-/* A free of what the window holds: the latest live block at @ptr or @pfn */
-static void mem_free(const char *ptr, unsigned long pfn, int counting)
+/* The latest live block of the window at @ptr or @pfn, or NULL */
+static struct mem_obj *mem_find(const char *ptr, unsigned long pfn)
 {
 	int i;
 
 	for (i = mw.nobj - 1; i >= 0; i--) {
 		struct mem_obj *o = &mw.obj[i];
 
-		if (o->live && ((ptr && !strcmp(o->ptr, ptr)) || (pfn && o->pfn == pfn))) {
-			o->live = 0;
-			if (counting)
-				mw.held -= o->bytes;
-			else
-				mw.freed += o->bytes;
-			return;
-		}
+		if (o->live && ((ptr && !strcmp(o->ptr, ptr)) || (pfn && o->pfn == pfn)))
+			return o;
 	}
+	return NULL;
+}
+
+/* A free of what the window holds */
+static void mem_free(const char *ptr, unsigned long pfn, int counting)
+{
+	struct mem_obj *o = mem_find(ptr, pfn);
+
+	if (!o)
+		return;
+	o->live = 0;
+	if (counting)
+		mw.held -= o->bytes;
+	else
+		mw.freed += o->bytes;
 }
 
 static void mem_hold(struct mem_obj *o)
@@ -503,12 +513,20 @@ static void mem_settle(void)
  */
 static void mem_event(const char *line, long page, int counting)
 {
+	/* the kmalloc event just before this one, if it was one */
+	static struct {
+		char ptr[24];
+		long req, bytes;
+		int valid;
+	} last;
 	char ptr[24] = "";
 	unsigned long pfn;
 	struct mem_obj *o;
 	long req, bytes;
 	int order;
 
+	if (!is_event(line, "kmalloc"))
+		last.valid = 0;
 	if (line[0] == '#') {
 		unsigned long in, written;
 		const char *p = strstr(line, "entries-in-buffer/entries-written:");
@@ -549,6 +567,22 @@ static void mem_event(const char *line, long page, int counting)
 		field(line, "ptr", ptr, sizeof(ptr));
 		req = field_num(line, "bytes_req");
 		bytes = field_num(line, "bytes_alloc");
+		/*
+		 * 6.12's __do_kmalloc_node() traces a kmalloc_large() once more
+		 * after __kmalloc_large_node_noprof() has, failed or not: an
+		 * event repeating the one before it is that call again, and so
+		 * is one for a pointer still held (a block cannot be handed out
+		 * twice before its kfree()).
+		 */
+		if ((last.valid && !strcmp(last.ptr, ptr) && last.req == req &&
+		     last.bytes == bytes) || (!null_ptr(ptr) && mem_find(ptr, 0))) {
+			mem_settle();
+			return;
+		}
+		snprintf(last.ptr, sizeof(last.ptr), "%s", ptr);
+		last.req = req;
+		last.bytes = bytes;
+		last.valid = 1;
 		mw.requests += req > page;
 		if (mw.pending >= 0 && !null_ptr(ptr) && bytes > 0) {
 			o = &mw.obj[mw.pending];
@@ -672,7 +706,7 @@ static void mem_verify_freed(long page)
 static void mem_window(int n, const gid_t *g, long page)
 {
 	char pid[32], *before, *after, *trace;
-	int i;
+	int i, on;
 
 	memset(&mw, 0, sizeof(mw));
 	mw.pending = -1;
@@ -682,10 +716,19 @@ static void mem_window(int n, const gid_t *g, long page)
 	snprintf(pid, sizeof(pid), "%d", getpid());
 	write_file(TRACING "/set_event_pid", pid);
 	write_file(TRACING "/trace", "");
-	write_file(TRACING "/tracing_on", "1");
+	/*
+	 * tracing_on is opened before the window: an open() in it would add
+	 * its own allocations (getname()'s names_cache object, whose slab a
+	 * SLUB_TINY kernel takes as an order-1 block and frees at once).
+	 */
+	on = open(TRACING "/tracing_on", O_WRONLY | O_CLOEXEC);
+	if (on < 0 || write(on, "1", 1) != 1)
+		die("tracing_on");
 	if (sys_setgroups(n, g))
 		die("setgroups");
-	write_file(TRACING "/tracing_on", "0");
+	if (write(on, "0", 1) != 1)
+		die("tracing_on");
+	close(on);
 
 	trace = read_all(TRACING "/trace");
 	if (!trace)

@@ -54,7 +54,7 @@ TARGETS = [
     ("mem_measured", lambda n, pg: True, 1.0),
 ]
 # The last patch before the storage switch: sort and copy on the flat array
-ATTRIBUTE = "0013"
+ATTRIBUTE = h.BEFORE_PAGES
 
 # counts whose target is an absolute 0 on the patched kernel: requests above a page
 # (kmalloc/kvmalloc calls for more than PAGE_SIZE, accounted page allocations of
@@ -112,7 +112,7 @@ def kmalloc_bytes(size, page, kmin):
 def layout(kernel, n, page, kmin):
     """(header bytes, pages) of a set of n gids: the kmalloc()ed part and the pages"""
     if kernel != "patched":
-        # kernel/groups.c before patch 14: kvmalloc(struct_size(gi, gid, n)), which
+        # kernel/groups.c before the storage patch: kvmalloc(struct_size(gi, gid, n)), which
         # is kmalloc() whenever that succeeds
         return kmalloc_bytes(GROUP_INFO_SIZE + KGID_SIZE * n, page, kmin), 0
     # the patched groups_header_size() and groups_alloc()

@@ -150,7 +150,8 @@ def load_table():
                                  "" if f[4] == "-" else f[4]))
         elif f[0] == "base":
             bases[f[1]] = {"package": f[2], "series": ROOT if f[3] == "." else ROOT / f[3],
-                           "build": ROOT / ("build" if f[4] == "." else f[4])}
+                           "build": ROOT / ("build" if f[4] == "." else f[4]),
+                           "before_pages": f[5]}
     return targets, abis, compile_only, bases
 
 
@@ -163,6 +164,8 @@ SOURCE_PKG = _base["package"]
 TARBALL = Path(f"/usr/src/{SOURCE_PKG}.tar.xz")
 SERIES = _base["series"]
 BUILD = Path(os.environ.get("BUILD") or _base["build"])
+# the last patch before the storage moves to pages
+BEFORE_PAGES = _base["before_pages"]
 
 
 def results_of(job):
@@ -235,6 +238,8 @@ def ensure_patched(upto=None, mutant=None):
     branch = "series" if name == "patched" else name
     tree = BUILD / name
     patches = [p for p in series_patches() if not upto or p.name[:4] <= upto]
+    if upto and not any(p.name[:4] == upto for p in patches):
+        raise Failure(f"the {BASE} series has no patch {upto}")
     broken = MUTANTS / f"{mutant}.patch" if mutant else None
     if broken and not broken.exists():
         raise Failure(f"no {shown(broken)}; the mutants are "

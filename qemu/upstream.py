@@ -108,7 +108,7 @@ def check_bisect(results, only=None, boot=True, start=None):
                 continue
             if "nomultiuser" in name and not last:
                 continue            # MULTIUSER=n: with the whole series
-            start = time.monotonic()
+            t0 = time.monotonic()
             ok, log, image = build_at(tree, name, target, frags)
             results.append((f"bisect: {label} builds {name}", "pass" if ok else "fail",
                             "" if ok else f"see {log}"))
@@ -121,7 +121,7 @@ def check_bisect(results, only=None, boot=True, start=None):
                 results.append((f"bisect: {label} boots {name}", "fail" if fails else "pass",
                                 "; ".join(fails[:3])))
                 booted = f", booted: {c['pass']} passed, {c['fail']} failed, {c['skip']} skipped"
-            h.progress(f"bisect: {label} {name}: {'ok' if ok else 'FAILED'}{booted}", start)
+            h.progress(f"bisect: {label} {name}: {'ok' if ok else 'FAILED'}{booted}", t0)
 
 
 def enabled(tree, out, obj):
