@@ -126,14 +126,32 @@ def write_stamp(path, value):
     path.write_text(value)
 
 
-def load_table():
+# The fields of each kind of row of targets.conf, after the kind; a target's
+# boot arguments may be several words
+ROW_FIELDS = {
+    "target": "name karch cross qemu machine cpu console image abis fragments bootargs",
+    "abi": "name cc flags",
+    "compile": "name karch cross defconfig",
+    "base": "name package series build before-pages",
+}
+
+
+def load_table(text=None):
     """targets.conf: the kernel targets, the user-space ABIs, the compile-only targets,
     the bases."""
     targets, abis, compile_only, bases = {}, {}, [], {}
-    for line in (ROOT / "qemu/targets.conf").read_text().splitlines():
+    if text is None:
+        text = (ROOT / "qemu/targets.conf").read_text()
+    for n, line in enumerate(text.splitlines(), 1):
         f = line.split()
         if not f or f[0].startswith("#"):
             continue
+        want = ROW_FIELDS.get(f[0], "").split()
+        if not want or len(f) - 1 < len(want):
+            raise Failure(f"qemu/targets.conf line {n}: " +
+                          (f"a {f[0]} row has {len(want)} fields ({' '.join(want)}), "
+                           f"this one {len(f) - 1}" if want else
+                           f"unknown row kind {f[0]!r} (one of {', '.join(ROW_FIELDS)})"))
         if f[0] == "target":
             keys = ["name", "karch", "cross", "qemu", "machine", "cpu", "console",
                     "image", "abis", "fragments", "bootargs"]
@@ -155,7 +173,10 @@ def load_table():
     return targets, abis, compile_only, bases
 
 
-TARGETS, ABIS, COMPILE, BASES = load_table()
+try:
+    TARGETS, ABIS, COMPILE, BASES = load_table()
+except Failure as e:
+    sys.exit(f"harness: {e}")
 # The kernel base (make BASE=...; the first row of targets.conf by default):
 # its Debian source package, its series, its build directory.
 BASE = os.environ.get("BASE") or next(iter(BASES))

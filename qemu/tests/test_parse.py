@@ -142,6 +142,20 @@ class Rules(unittest.TestCase):
                      "gcc-arm-linux-gnueabihf"):
             self.assertIn(want, msg)
 
+    def test_short_or_unknown_rows_of_targets_conf_are_one_line(self):
+        def error(text):
+            with self.assertRaises(h.Failure) as e:
+                h.load_table(text)
+            self.assertNotIn("\n", str(e.exception))
+            return str(e.exception)
+        # a base row written before its before-pages column existed
+        msg = error("# bases\nbase 6.1 linux-source-6.1 . build\n")
+        self.assertIn("line 2", msg)
+        self.assertIn("before-pages", msg)
+        self.assertIn("unknown row kind 'bsae'", error("bsae 6.1 linux-source-6.1 . build 0013\n"))
+        table = (h.ROOT / "qemu/targets.conf").read_text()
+        self.assertEqual(h.load_table(table)[3]["6.1"]["before_pages"], "0013")
+
 
 if __name__ == "__main__":
     unittest.main()
