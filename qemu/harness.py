@@ -251,13 +251,9 @@ def ensure_vanilla():
     return tree
 
 
-def ensure_patched(upto=None, mutant=None):
-    """build/patched: base + the whole series; build/upto-NNNN: up to patch NNNN;
-    build/mutant-NAME: the whole series broken by robust/mutants/NAME.patch."""
-    vanilla = ensure_vanilla()
-    name = f"upto-{upto}" if upto else f"mutant-{mutant}" if mutant else "patched"
-    branch = "series" if name == "patched" else name
-    tree = BUILD / name
+def kernel_source(upto=None, mutant=None):
+    """The patches of a patched tree and its mutant patch, or a Failure naming what
+    does not exist."""
     patches = [p for p in series_patches() if not upto or p.name[:4] <= upto]
     if upto and not any(p.name[:4] == upto for p in patches):
         raise Failure(f"the {BASE} series has no patch {upto}")
@@ -265,6 +261,17 @@ def ensure_patched(upto=None, mutant=None):
     if broken and not broken.exists():
         raise Failure(f"no {shown(broken)}; the mutants are "
                       f"{', '.join(p.stem for p in sorted(MUTANTS.glob('*.patch')))}")
+    return patches, broken
+
+
+def ensure_patched(upto=None, mutant=None):
+    """build/patched: base + the whole series; build/upto-NNNN: up to patch NNNN;
+    build/mutant-NAME: the whole series broken by robust/mutants/NAME.patch."""
+    patches, broken = kernel_source(upto, mutant)
+    vanilla = ensure_vanilla()
+    name = f"upto-{upto}" if upto else f"mutant-{mutant}" if mutant else "patched"
+    branch = "series" if name == "patched" else name
+    tree = BUILD / name
     want = digest(installed_source_version(), *[p.read_bytes() for p in patches],
                   *([broken.read_bytes()] if broken else []))
     stamp = BUILD / f"stamps/{name}"
@@ -1144,6 +1151,9 @@ def check_args(args):
     kernel = getattr(args, "kernel", None)
     if kernel is not None and not KERNEL_NAME.fullmatch(kernel):
         raise Failure(f"KERNEL must be patched, vanilla, upto-NNNN or mutant-NAME, not {kernel!r}")
+    if kernel and kernel.startswith(("upto-", "mutant-")):
+        kind, _, what = kernel.partition("-")
+        kernel_source(**{kind: what})
     tools = {x for name in targets for x in [TARGETS[name]["qemu"], TARGETS[name]["cross"] + "gcc",
                                               *(ABIS[a]["cc"] for a in TARGETS[name]["abis"])]}
     missing = sorted(x for x in tools if not shutil.which(x))

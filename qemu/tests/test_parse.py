@@ -136,6 +136,8 @@ class Rules(unittest.TestCase):
         self.assertIn("x86_64, arm64, arm64-64k", error(target="arm", kernel="patched"))
         self.assertIn("patched, vanilla, upto-NNNN or mutant-NAME",
                       error(targets=["x86_64"], kernel="foo"))
+        self.assertIn("series has no patch 0099", error(targets=["x86_64"], kernel="upto-0099"))
+        self.assertIn("the mutants are", error(targets=["x86_64"], kernel="mutant-nosuch"))
         with mock.patch.object(h.shutil, "which", return_value=None):
             msg = error(targets=["arm64"], kernel="patched")
         for want in ("make deps", "qemu-system-arm", "gcc-aarch64-linux-gnu",
