@@ -342,7 +342,7 @@ def report(target, outdir, runs, rounds, lookups=False):
         cover_rows[(m, n)] = (fmt(vm), fmt(pm), ratio_txt, f"{target_txt} {verdict}".strip(),
                               mid_txt.split(" ")[0])
 
-    cmd = f"make bench{'-lookups' if lookups else ''} ARCH={target} ROUNDS={rounds}"
+    cmd = f"make bench{'-lookups' if lookups else ''} ARCH={target} ROUNDS={rounds}{h.base_arg()}"
     md = [f"Benchmark: patched / vanilla, {target}, page size {page}, {rounds} rounds; "
           f"the kernels ({', '.join(runs)}) boot in turn under QEMU TCG, the order "
           "rotated each round; medians of the rounds, ratio = median over rounds of "

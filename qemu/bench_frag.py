@@ -223,7 +223,7 @@ def frag_checks(runs):
 def report(target, outdir, runs, rounds):
     kernels = [k for k in KERNELS if runs.get(k)]
     page = int(median_of(runs, kernels[0], "page_size", 0, 4096)) if kernels else 4096
-    cmd = f"make bench-frag ARCH={target} ROUNDS={rounds}"
+    cmd = f"make bench-frag ARCH={target} ROUNDS={rounds}{h.base_arg()}"
     md = [f"# setgroups() in fragmented memory, {target}, page size {page}, {rounds} rounds",
           "",
           "The vanilla and the patched kernel, configured identically (the target's fragments, "

@@ -272,7 +272,8 @@ def cmd_main(args):
         f"{k}\t{m}\t{n}\t{c}\t{f}\n" for k in allocs for (m, n), (c, f) in
         sorted(allocs[k].items())))
     cc = subprocess.run(["gcc", "--version"], capture_output=True, text=True).stdout
-    command = "make bench-native" + (f" ROUNDS={args.rounds}" if args.rounds != 9 else "")
+    command = ("make bench-native" + h.base_arg() +
+               (f" ROUNDS={args.rounds}" if args.rounds != 9 else ""))
     if args.kernels != ["vanilla", "patched"]:
         command += f" KERNELS=\"{' '.join(args.kernels)}\""
     command += (" TCG=1" if args.tcg else "") + (f" ONLY={args.only}" if args.only else "")

@@ -189,6 +189,11 @@ BUILD = Path(os.environ.get("BUILD") or _base["build"])
 BEFORE_PAGES = _base["before_pages"]
 
 
+def base_arg():
+    """ BASE=<base> for a command line shown in a report, or nothing for the default"""
+    return "" if BASE == next(iter(BASES)) else f" BASE={BASE}"
+
+
 def results_of(job):
     """Where a job's console.log and summary.txt go, as the messages show it"""
     return shown(BUILD / "results" / job)
