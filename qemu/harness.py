@@ -1042,7 +1042,10 @@ def sign_as(text, ident):
     for field in ("From: ", "Signed-off-by: ", "+M:\t"):
         text = re.sub(rf"^{re.escape(field)}{re.escape(PLACEHOLDER)}$", f"{field}{ident}", text,
                       flags=re.M)
-    return text
+    # the cover letter's shortlog names the author: "Harness Dev (19):"
+    name = PLACEHOLDER.rsplit(" <", 1)[0]
+    return re.sub(rf"^{re.escape(name)} (\(\d+\):)$", lambda m: f"{ident.rsplit(' <', 1)[0]} {m.group(1)}",
+                  text, flags=re.M)
 
 
 def cmd_export(args):

@@ -1,15 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * What the groups selftests share: raw group system calls, gid lists,
- * reading /proc, capabilities and who nobody is.  Include after
- * kselftest_harness.h.
- */
+/* Helpers for the groups selftests: group calls, gid lists, files, caps */
 #ifndef GROUPS_SELFTEST_H
 #define GROUPS_SELFTEST_H
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pwd.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,20 +21,15 @@
 #define NGROUPS_MAX	65536
 #endif
 
-/*
- * include/linux/highuid.h: the default kernel.overflowuid and
- * kernel.overflowgid, which ids that cannot be shown read back as.
- */
-#define DEFAULT_OVERFLOWUID	65534
+/* include/linux/highuid.h: what a gid that cannot be shown reads back as */
 #define DEFAULT_OVERFLOWGID	65534
-
-#define OVERFLOWUID_SYSCTL	"/proc/sys/kernel/overflowuid"
 #define OVERFLOWGID_SYSCTL	"/proc/sys/kernel/overflowgid"
 
-/* Fill pattern for the part of a buffer the kernel must not touch */
+/* Fill pattern for what the kernel must not write */
 #define POISON		0xa5
 #define POISON_GID	0xa5a5a5a5U
 
+/* On i386 and arm, __NR_setgroups and __NR_getgroups take 16-bit gids. */
 #ifdef __NR_setgroups32
 #define NR_setgroups	__NR_setgroups32
 #define NR_getgroups	__NR_getgroups32
@@ -50,23 +40,11 @@
 #define HAVE_GROUPS16	0
 #endif
 
-/* Assert that @call fails with errno @err. */
-#define ASSERT_ERRNO(err, call) do {					\
-	int __want = (err);						\
-	long __ret;							\
-	int __err;							\
-									\
-	errno = 0;							\
-	__ret = (call);							\
-	__err = errno;							\
-	ASSERT_EQ(-1, __ret) {						\
-		TH_LOG("%s returned %ld, expected %s", #call, __ret,	\
-		       strerror(__want));				\
-	}								\
-	ASSERT_EQ(__want, __err) {					\
-		TH_LOG("%s: %s, expected %s", #call, strerror(__err),	\
-		       strerror(__want));				\
-	}								\
+/* Assert that @call fails with errno @err (for kselftest_harness.h tests) */
+#define ASSERT_ERRNO(err, call) do {	\
+	errno = 0;			\
+	ASSERT_EQ(-1, (call));		\
+	ASSERT_EQ((err), errno);	\
 } while (0)
 
 static inline long sys_setgroups(long size, const gid_t *list)
@@ -85,28 +63,18 @@ static inline void *alloc(size_t n, size_t size)
 	return malloc(n ? n * size : 1);
 }
 
-/*
- * A bijection on [0, 2^31): distinct inputs give distinct, well spread gids
- * that are never (gid_t)-1.
- */
-static inline gid_t mix31(__u32 x)
-{
-	x &= 0x7fffffff;
-	x ^= x >> 16;
-	x = (x * 0x45d9f3bU) & 0x7fffffff;
-	x ^= x >> 13;
-	x = (x * 0x2c1b3c6dU) & 0x7fffffff;
-	x ^= x >> 15;
-	return x;
-}
-
-/* @n distinct gids below 2^31, in a pseudo-random order given by @seed. */
+/* @n distinct gids below 2^31 in a pseudo-random order given by @seed */
 static inline void fill_random(gid_t *gids, int n, __u32 seed)
 {
+	__u32 x;
 	int i;
 
-	for (i = 0; i < n; i++)
-		gids[i] = mix31(seed * 0x10001U + i);
+	for (i = 0; i < n; i++) {	/* a bijection on [0, 2^31) */
+		x = (seed * 0x10001U + i) & 0x7fffffff;
+		x = ((x ^ x >> 16) * 0x45d9f3bU) & 0x7fffffff;
+		x = ((x ^ x >> 13) * 0x2c1b3c6dU) & 0x7fffffff;
+		gids[i] = x ^ x >> 15;
+	}
 }
 
 static inline int cmp_gid(const void *a, const void *b)
@@ -121,168 +89,94 @@ static inline void sort_gids(gid_t *gids, int n)
 	qsort(gids, n, sizeof(*gids), cmp_gid);
 }
 
-static inline bool is_member(const gid_t *sorted, int n, gid_t gid)
-{
-	return !!bsearch(&gid, sorted, n, sizeof(*sorted), cmp_gid);
-}
-
-/* Read a whole (proc) file into a NUL-terminated buffer. */
+/* A whole (proc) file as a string, or NULL */
 static inline char *read_text(const char *path)
 {
-	size_t len = 0, size = 4096;
-	char *buf = malloc(size), *tmp;
-	ssize_t ret;
-	int fd;
+	FILE *f = fopen(path, "re");
+	size_t size = 0;
+	char *buf = NULL;
 
-	if (!buf)
+	if (!f)
 		return NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		goto fail;
-	for (;;) {
-		if (size - len < 2) {
-			size *= 2;
-			tmp = realloc(buf, size);
-			if (!tmp)
-				goto fail_close;
-			buf = tmp;
+	if (getdelim(&buf, &size, '\0', f) < 0) {
+		if (ferror(f) || !buf) {
+			free(buf);
+			buf = NULL;
+		} else {
+			buf[0] = '\0';	/* an empty file */
 		}
-		ret = read(fd, buf + len, size - len - 1);
-		if (ret < 0 && errno == EINTR)
-			continue;
-		if (ret < 0)
-			goto fail_close;
-		if (ret == 0)
-			break;
-		len += ret;
 	}
-	close(fd);
-	buf[len] = '\0';
+	fclose(f);
 	return buf;
-
-fail_close:
-	close(fd);
-fail:
-	free(buf);
-	return NULL;
 }
 
+/* Write @text to a (sysctl) file in one write(): 0 or -errno */
 static inline int write_text(const char *path, const char *text)
 {
 	ssize_t len = strlen(text), ret;
-	int fd;
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
 
-	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	ret = write(fd, text, len);
-	if (ret < 0)
-		ret = -errno;
+	ret = ret < 0 ? -errno : ret == len ? 0 : -EIO;
 	close(fd);
-	if (ret < 0)
-		return ret;
-	return ret == len ? 0 : -EIO;
+	return ret;
 }
 
 static inline bool all_poison(const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
-	size_t i;
 
-	for (i = 0; i < len; i++)
-		if (p[i] != POISON)
+	while (len--)
+		if (*p++ != POISON)
 			return false;
 	return true;
 }
 
-/* A number in a (sysctl) file, or -1 */
+/* The number in a (sysctl) file, or -1 */
 static inline long read_long(const char *path)
 {
-	char *text = read_text(path), *end;
-	long val;
+	char *text = read_text(path);
+	long val = text && *text >= '0' && *text <= '9' ? atol(text) : -1;
 
-	if (!text)
-		return -1;
-	errno = 0;
-	val = strtol(text, &end, 10);
-	if (errno || end == text || val < 0)
-		val = -1;
 	free(text);
 	return val;
 }
 
-/*
- * The uid and gid of the user "nobody": from /etc/passwd if it has one,
- * read with fgetpwent() (getpwnam() would need NSS, which a static program
- * cannot load), else what the kernel shows for ids it cannot map, which is
- * what nobody stands for: kernel.overflowuid and kernel.overflowgid, or
- * their defaults.  Neither is ever 0.
- */
-static inline void lookup_nobody(uid_t *uid, gid_t *gid)
-{
-	FILE *f = fopen("/etc/passwd", "re");
-	struct passwd *pw;
-	long val;
-
-	*uid = DEFAULT_OVERFLOWUID;
-	*gid = DEFAULT_OVERFLOWGID;
-	val = read_long(OVERFLOWUID_SYSCTL);
-	if (val > 0)
-		*uid = val;
-	val = read_long(OVERFLOWGID_SYSCTL);
-	if (val > 0)
-		*gid = val;
-	while (f && (pw = fgetpwent(f))) {
-		if (!strcmp(pw->pw_name, "nobody") && pw->pw_uid && pw->pw_gid) {
-			*uid = pw->pw_uid;
-			*gid = pw->pw_gid;
-			break;
-		}
-	}
-	if (f)
-		fclose(f);
-}
-
-static inline int get_caps(__u64 *eff, __u64 *perm)
+/* capget(), or if @set capset(), of the effective and permitted sets */
+static inline int caps(bool set, __u64 *eff, __u64 *perm)
 {
 	struct __user_cap_header_struct hdr = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
 	};
-	struct __user_cap_data_struct data[2];
+	struct __user_cap_data_struct data[2] = {
+		{ .effective = *eff, .permitted = *perm },
+		{ .effective = *eff >> 32, .permitted = *perm >> 32 },
+	};
 
-	memset(data, 0, sizeof(data));
-	if (syscall(__NR_capget, &hdr, data))
+	if (syscall(set ? __NR_capset : __NR_capget, &hdr, data))
 		return -1;
 	*eff = data[0].effective | (__u64)data[1].effective << 32;
 	*perm = data[0].permitted | (__u64)data[1].permitted << 32;
 	return 0;
 }
 
-/*
- * Why the tests cannot run here, or NULL if they can: they need root with
- * the capabilities root has in the initial user namespace.
- */
+/* Why the tests cannot run here, or NULL: they need root's capabilities. */
 static inline const char *cannot_run_tests(void)
 {
-	__u64 eff, perm, need = 1ULL << CAP_CHOWN | 1ULL << CAP_DAC_OVERRIDE |
-				1ULL << CAP_FOWNER | 1ULL << CAP_SETGID |
-				1ULL << CAP_SETUID | 1ULL << CAP_SYS_ADMIN;
-	unsigned int first, lower, count;
-	char *map;
-	int n;
+	char *map = read_text("/proc/self/uid_map");
+	__u64 eff = 0, perm = 0;
+	const char *why = NULL;
 
-	if (geteuid() != 0)
-		return "must be run as root";
-	if (get_caps(&eff, &perm) || (eff & need) != need)
-		return "must be run as root with root's capabilities";
-	map = read_text("/proc/self/uid_map");
-	if (!map)
-		return "no /proc/self/uid_map: is /proc mounted?";
-	n = sscanf(map, "%u %u %u", &first, &lower, &count);
+	if (geteuid() || caps(false, &eff, &perm) || ~eff &
+	    (1ULL << CAP_CHOWN | 1ULL << CAP_DAC_OVERRIDE | 1ULL << CAP_SETGID |
+	     1ULL << CAP_SETUID | 1ULL << CAP_SYS_ADMIN))
+		why = "must be run as root with root's capabilities";
+	else if (!map || strcmp(map, "         0          0 4294967295\n"))
+		why = "must be run in the initial user namespace";
 	free(map);
-	if (n != 3 || first || lower || count != 4294967295U)
-		return "must be run in the initial user namespace";
-	return NULL;
+	return why;
 }
 
 #endif /* GROUPS_SELFTEST_H */

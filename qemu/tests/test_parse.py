@@ -159,5 +159,15 @@ class Rules(unittest.TestCase):
         self.assertEqual(h.load_table(table)[3]["6.1"]["before_pages"], "0013")
 
 
+    def test_sign_as_rewrites_author_signoff_and_shortlog(self):
+        cover = ("From: Harness Dev <dev@example.org>\n\nblurb\n\n"
+                 "Harness Dev (19):\n  cred: one\n\n"
+                 "Signed-off-by: Harness Dev <dev@example.org>\n")
+        out = h.sign_as(cover, "Ada Lovelace <ada@kernel.example.net>")
+        self.assertNotIn("Harness Dev", out)
+        self.assertIn("\nAda Lovelace (19):\n", out)
+        self.assertIn("From: Ada Lovelace <ada@kernel.example.net>\n", out)
+        self.assertIn("Signed-off-by: Ada Lovelace <ada@kernel.example.net>\n", out)
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,27 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests for the users of the supplementary group list: the code paths that
- * consult a process's groups, exercised with large sets.
+ * groups_abi - the exhaustive checks of the supplementary group ABI that the
+ * kernel's selftests (selftests/groups_test.c) leave out to stay small: not
+ * for the kernel tree, for this repository's guests.
  *
- *  - file and directory permission checks (in_group_p());
- *  - fork() and execve() passing the list on;
- *  - SO_PEERGROUPS on AF_UNIX sockets;
- *  - net.ipv4.ping_group_range for ICMP sockets;
- *  - the group permissions of keys;
- *  - user namespaces: setgroups() there and the gids seen from outside.
+ *  - round trips at many sizes (around the 64-gid copy chunks, the inline
+ *    limit, 4K- and 64K-page blocks, NGROUPS_MAX) in random, ascending and
+ *    descending order, all equal, with many duplicates, through the 16-bit
+ *    calls, with membership probed at every size; and at the block edges
+ *    computed from the running kernel's page size;
+ *  - the exact /proc/PID/status format, EFAULT at a page boundary after a
+ *    page of gids, CAP_SETGID alone, inheritance across fork(), a user
+ *    namespace set up in the process itself;
+ *  - permission checks on files and directories at every block edge,
+ *    execve() as root and as nobody at 10,000 and 65,536 gids, fork()
+ *    isolation both ways, SO_PEERGROUPS through socketpair() and
+ *    listen()/connect() at several sizes, net.ipv4.ping_group_range at the
+ *    ends of the list, key permissions through a group, and user
+ *    namespaces whose gid map reorders a list of up to 65,536 gids.
  *
- * The tests expect to start as root (uid 0, all capabilities) in the initial
- * user namespace.  The harness runs every test in a child of its own; the
- * tests drop privileges only in children of their own, so that the fixture
- * teardowns still run as root.
+ * Run as root in the initial user namespace, with no arguments:
  *
- * Most sets are made of members spaced by two, BASE_GID + 2 * i, so that
- * every member has a neighbour that is not one.  Where block edges matter,
- * the sizes and the probed positions follow the page size: a page holds
- * PAGE_SIZE / 4 gids.
+ *	groups_abi
  *
- * As in groups_test.c, the group list is changed and read with raw system
- * calls only (the 32-bit ones on i386 and arm).
+ * It prints TAP (kselftest_harness.h) and exits 0 when every test passed or
+ * skipped.  It changes net.ipv4.ping_group_range and puts it back, and
+ * expects kernel.ngroups_max at its default, 65536.
+ * It builds as the other robust/ programs do (qemu/robust.py): static, with
+ * -I build/vanilla/tools/testing/selftests, and shares no header with
+ * selftests/.
  */
 
 #ifndef _GNU_SOURCE
@@ -31,13 +38,18 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pwd.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fsuid.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -48,10 +60,532 @@
 #include <netinet/in.h>
 #include <linux/capability.h>
 #include <linux/keyctl.h>
+#include <linux/limits.h>
 #include <linux/types.h>
 
-#include "../kselftest_harness.h"
-#include "groups.h"
+#include "kselftest_harness.h"
+
+/* ---- helpers (from the selftests before they were trimmed) ---- */
+
+/* include/uapi/linux/limits.h; glibc falls back to 8 without it. */
+#if !defined(NGROUPS_MAX) || NGROUPS_MAX != 65536
+#undef NGROUPS_MAX
+#define NGROUPS_MAX	65536
+#endif
+
+/*
+ * include/linux/highuid.h: the default kernel.overflowuid and
+ * kernel.overflowgid, which ids that cannot be shown read back as.
+ */
+#define DEFAULT_OVERFLOWUID	65534
+#define DEFAULT_OVERFLOWGID	65534
+
+#define OVERFLOWUID_SYSCTL	"/proc/sys/kernel/overflowuid"
+#define OVERFLOWGID_SYSCTL	"/proc/sys/kernel/overflowgid"
+
+/* Fill pattern for the part of a buffer the kernel must not touch */
+#define POISON		0xa5
+#define POISON_GID	0xa5a5a5a5U
+
+#ifdef __NR_setgroups32
+#define NR_setgroups	__NR_setgroups32
+#define NR_getgroups	__NR_getgroups32
+#define HAVE_GROUPS16	1
+#else
+#define NR_setgroups	__NR_setgroups
+#define NR_getgroups	__NR_getgroups
+#define HAVE_GROUPS16	0
+#endif
+
+/* Assert that @call fails with errno @err. */
+#define ASSERT_ERRNO(err, call) do {					\
+	int __want = (err);						\
+	long __ret;							\
+	int __err;							\
+									\
+	errno = 0;							\
+	__ret = (call);							\
+	__err = errno;							\
+	ASSERT_EQ(-1, __ret) {						\
+		TH_LOG("%s returned %ld, expected %s", #call, __ret,	\
+		       strerror(__want));				\
+	}								\
+	ASSERT_EQ(__want, __err) {					\
+		TH_LOG("%s: %s, expected %s", #call, strerror(__err),	\
+		       strerror(__want));				\
+	}								\
+} while (0)
+
+static inline long sys_setgroups(long size, const gid_t *list)
+{
+	return syscall(NR_setgroups, size, list);
+}
+
+static inline long sys_getgroups(long size, gid_t *list)
+{
+	return syscall(NR_getgroups, size, list);
+}
+
+/* malloc() that never returns NULL for n == 0 */
+static inline void *alloc(size_t n, size_t size)
+{
+	return malloc(n ? n * size : 1);
+}
+
+/*
+ * A bijection on [0, 2^31): distinct inputs give distinct, well spread gids
+ * that are never (gid_t)-1.
+ */
+static inline gid_t mix31(__u32 x)
+{
+	x &= 0x7fffffff;
+	x ^= x >> 16;
+	x = (x * 0x45d9f3bU) & 0x7fffffff;
+	x ^= x >> 13;
+	x = (x * 0x2c1b3c6dU) & 0x7fffffff;
+	x ^= x >> 15;
+	return x;
+}
+
+/* @n distinct gids below 2^31, in a pseudo-random order given by @seed. */
+static inline void fill_random(gid_t *gids, int n, __u32 seed)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		gids[i] = mix31(seed * 0x10001U + i);
+}
+
+static inline int cmp_gid(const void *a, const void *b)
+{
+	gid_t x = *(const gid_t *)a, y = *(const gid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static inline void sort_gids(gid_t *gids, int n)
+{
+	qsort(gids, n, sizeof(*gids), cmp_gid);
+}
+
+static inline bool is_member(const gid_t *sorted, int n, gid_t gid)
+{
+	return !!bsearch(&gid, sorted, n, sizeof(*sorted), cmp_gid);
+}
+
+/* Read a whole (proc) file into a NUL-terminated buffer. */
+static inline char *read_text(const char *path)
+{
+	size_t len = 0, size = 4096;
+	char *buf = malloc(size), *tmp;
+	ssize_t ret;
+	int fd;
+
+	if (!buf)
+		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		goto fail;
+	for (;;) {
+		if (size - len < 2) {
+			size *= 2;
+			tmp = realloc(buf, size);
+			if (!tmp)
+				goto fail_close;
+			buf = tmp;
+		}
+		ret = read(fd, buf + len, size - len - 1);
+		if (ret < 0 && errno == EINTR)
+			continue;
+		if (ret < 0)
+			goto fail_close;
+		if (ret == 0)
+			break;
+		len += ret;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+
+fail_close:
+	close(fd);
+fail:
+	free(buf);
+	return NULL;
+}
+
+static inline int write_text(const char *path, const char *text)
+{
+	ssize_t len = strlen(text), ret;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = write(fd, text, len);
+	if (ret < 0)
+		ret = -errno;
+	close(fd);
+	if (ret < 0)
+		return ret;
+	return ret == len ? 0 : -EIO;
+}
+
+static inline bool all_poison(const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] != POISON)
+			return false;
+	return true;
+}
+
+/* A number in a (sysctl) file, or -1 */
+static inline long read_long(const char *path)
+{
+	char *text = read_text(path), *end;
+	long val;
+
+	if (!text)
+		return -1;
+	errno = 0;
+	val = strtol(text, &end, 10);
+	if (errno || end == text || val < 0)
+		val = -1;
+	free(text);
+	return val;
+}
+
+/*
+ * The uid and gid of the user "nobody": from /etc/passwd if it has one,
+ * read with fgetpwent() (getpwnam() would need NSS, which a static program
+ * cannot load), else what the kernel shows for ids it cannot map, which is
+ * what nobody stands for: kernel.overflowuid and kernel.overflowgid, or
+ * their defaults.  Neither is ever 0.
+ */
+static inline void lookup_nobody(uid_t *uid, gid_t *gid)
+{
+	FILE *f = fopen("/etc/passwd", "re");
+	struct passwd *pw;
+	long val;
+
+	*uid = DEFAULT_OVERFLOWUID;
+	*gid = DEFAULT_OVERFLOWGID;
+	val = read_long(OVERFLOWUID_SYSCTL);
+	if (val > 0)
+		*uid = val;
+	val = read_long(OVERFLOWGID_SYSCTL);
+	if (val > 0)
+		*gid = val;
+	while (f && (pw = fgetpwent(f))) {
+		if (!strcmp(pw->pw_name, "nobody") && pw->pw_uid && pw->pw_gid) {
+			*uid = pw->pw_uid;
+			*gid = pw->pw_gid;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+static inline int get_caps(__u64 *eff, __u64 *perm)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	memset(data, 0, sizeof(data));
+	if (syscall(__NR_capget, &hdr, data))
+		return -1;
+	*eff = data[0].effective | (__u64)data[1].effective << 32;
+	*perm = data[0].permitted | (__u64)data[1].permitted << 32;
+	return 0;
+}
+
+/*
+ * Why the tests cannot run here, or NULL if they can: they need root with
+ * the capabilities root has in the initial user namespace.
+ */
+static inline const char *cannot_run_tests(void)
+{
+	__u64 eff, perm, need = 1ULL << CAP_CHOWN | 1ULL << CAP_DAC_OVERRIDE |
+				1ULL << CAP_FOWNER | 1ULL << CAP_SETGID |
+				1ULL << CAP_SETUID | 1ULL << CAP_SYS_ADMIN;
+	unsigned int first, lower, count;
+	char *map;
+	int n;
+
+	if (geteuid() != 0)
+		return "must be run as root";
+	if (get_caps(&eff, &perm) || (eff & need) != need)
+		return "must be run as root with root's capabilities";
+	map = read_text("/proc/self/uid_map");
+	if (!map)
+		return "no /proc/self/uid_map: is /proc mounted?";
+	n = sscanf(map, "%u %u %u", &first, &lower, &count);
+	free(map);
+	if (n != 3 || first || lower || count != 4294967295U)
+		return "must be run in the initial user namespace";
+	return NULL;
+}
+
+/* The user nobody, looked up before the tests start */
+static uid_t nobody_uid;
+static gid_t nobody_gid;
+
+/* An id that cannot be valid: (gid_t)-1 and (old_gid_t)-1 */
+#define BAD_GID		((gid_t)-1)
+#define BAD_GID16	((__u16)-1)
+
+#define POISON_GID16	0xa5a5U
+
+#if HAVE_GROUPS16
+static long sys_setgroups16(long size, const __u16 *list)
+{
+	return syscall(__NR_setgroups, size, list);
+}
+
+static long sys_getgroups16(long size, __u16 *list)
+{
+	return syscall(__NR_getgroups, size, list);
+}
+#else
+/* Never called: every test using these skips first on 64-bit ABIs. */
+static long sys_setgroups16(long size, const __u16 *list)
+{
+	(void)size;
+	(void)list;
+	return -1;
+}
+
+static long sys_getgroups16(long size, __u16 *list)
+{
+	(void)size;
+	(void)list;
+	return -1;
+}
+#endif
+
+#define NO_GROUPS16	"no 16-bit setgroups/getgroups on this ABI (only i386 and arm)"
+
+static int cmp_gid16(const void *a, const void *b)
+{
+	__u16 x = *(const __u16 *)a, y = *(const __u16 *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * kernel.overflowgid, which from_kgid_munged() and high2lowgid() give for a
+ * gid that the caller cannot see or that does not fit 16 bits
+ * (fs.overflowgid is for file systems with 16-bit gids only).  Without
+ * sysctls it is the default.
+ */
+static gid_t read_overflowgid(struct __test_metadata *_metadata)
+{
+	long val = read_long(OVERFLOWGID_SYSCTL);
+
+	if (val < 0) {
+		TH_LOG("cannot read %s, assuming %u", OVERFLOWGID_SYSCTL,
+		       DEFAULT_OVERFLOWGID);
+		return DEFAULT_OVERFLOWGID;
+	}
+	return val;
+}
+
+static int first_diff(const gid_t *a, const gid_t *b, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return i;
+	return -1;
+}
+
+static int first_diff16(const __u16 *a, const __u16 *b, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return i;
+	return -1;
+}
+
+/*
+ * Assert that the current group list is exactly @expect[0..@n), in this
+ * order: through the count query, a buffer of exactly @n entries, a larger
+ * buffer (whose tail must stay untouched) and a buffer one entry too small
+ * (EINVAL, with nothing written).
+ */
+static void check_groups(struct __test_metadata *_metadata,
+			 const gid_t *expect, int n)
+{
+	gid_t *buf = alloc(n + 1, sizeof(*buf));
+	int i;
+
+	ASSERT_TRUE(!!(buf));
+	ASSERT_EQ(n, sys_getgroups(0, NULL));
+
+	memset(buf, POISON, (n + 1) * sizeof(*buf));
+	ASSERT_EQ(n, sys_getgroups(n + 1, buf));
+	i = first_diff(expect, buf, n);
+	ASSERT_EQ(-1, i) {
+		TH_LOG("getgroups entry %d of %d is %u, expected %u",
+		       i, n, buf[i], expect[i]);
+	}
+	ASSERT_EQ(POISON_GID, buf[n]);
+
+	if (n > 0) {
+		memset(buf, POISON, (n + 1) * sizeof(*buf));
+		ASSERT_EQ(n, sys_getgroups(n, buf));
+		ASSERT_EQ(-1, first_diff(expect, buf, n));
+		ASSERT_EQ(POISON_GID, buf[n]);
+	}
+	if (n > 1) {
+		memset(buf, POISON, (n + 1) * sizeof(*buf));
+		ASSERT_ERRNO(EINVAL, sys_getgroups(n - 1, buf));
+		ASSERT_TRUE(all_poison(buf, (n + 1) * sizeof(*buf)));
+	}
+	free(buf);
+}
+
+/* The same through getgroups16(). */
+static void check_groups16(struct __test_metadata *_metadata,
+			   const __u16 *expect, int n)
+{
+	__u16 *buf = alloc(n + 1, sizeof(*buf));
+	int i;
+
+	ASSERT_TRUE(!!(buf));
+	ASSERT_EQ(n, sys_getgroups16(0, NULL));
+
+	memset(buf, POISON, (n + 1) * sizeof(*buf));
+	ASSERT_EQ(n, sys_getgroups16(n + 1, buf));
+	i = first_diff16(expect, buf, n);
+	ASSERT_EQ(-1, i) {
+		TH_LOG("getgroups16 entry %d of %d is %u, expected %u",
+		       i, n, buf[i], expect[i]);
+	}
+	ASSERT_EQ(POISON_GID16, buf[n]);
+
+	if (n > 0) {
+		memset(buf, POISON, (n + 1) * sizeof(*buf));
+		ASSERT_EQ(n, sys_getgroups16(n, buf));
+		ASSERT_EQ(-1, first_diff16(expect, buf, n));
+		ASSERT_EQ(POISON_GID16, buf[n]);
+	}
+	if (n > 1) {
+		memset(buf, POISON, (n + 1) * sizeof(*buf));
+		ASSERT_ERRNO(EINVAL, sys_getgroups16(n - 1, buf));
+		ASSERT_TRUE(all_poison(buf, (n + 1) * sizeof(*buf)));
+	}
+	free(buf);
+}
+
+/*
+ * Assert that the "Groups:" line of /proc/self/status lists @expect[0..@n).
+ * fs/proc/array.c prints each gid preceded by a space except the first,
+ * then one trailing space and a newline: "Groups:\t1 2 3 " for 1, 2 and 3,
+ * and "Groups:\t " if empty.
+ */
+static void check_proc_groups(struct __test_metadata *_metadata,
+			      const gid_t *expect, int n)
+{
+	char *status, *line, *end, *want, *p;
+	int i;
+
+	want = malloc(32 + (size_t)n * 11);
+	ASSERT_TRUE(!!(want));
+	p = want + sprintf(want, "Groups:\t");
+	for (i = 0; i < n; i++)
+		p += sprintf(p, "%s%u", i ? " " : "", expect[i]);
+	sprintf(p, "\x20\n");	/* the trailing space is part of the ABI */
+
+	status = read_text("/proc/self/status");
+	ASSERT_TRUE(!!(status)) {
+		TH_LOG("cannot read /proc/self/status: %s", strerror(errno));
+	}
+	line = strstr(status, "\nGroups:");
+	ASSERT_TRUE(!!(line));
+	line++;
+	end = strchr(line, '\n');
+	ASSERT_TRUE(!!(end));
+	end[1] = '\0';
+	ASSERT_EQ(0, strcmp(want, line)) {
+		if (n <= 16)
+			TH_LOG("status has \"%s\", expected \"%s\"", line, want);
+		else
+			TH_LOG("status line differs (%zu bytes, expected %zu)",
+			       strlen(line), strlen(want));
+	}
+	free(status);
+	free(want);
+}
+
+static int set_caps(__u64 eff, __u64 perm)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	memset(data, 0, sizeof(data));
+	data[0].effective = eff;
+	data[1].effective = eff >> 32;
+	data[0].permitted = perm;
+	data[1].permitted = perm >> 32;
+	return syscall(__NR_capset, &hdr, data);
+}
+
+/* Become nobody; as no uid stays 0, all capabilities go. */
+static void drop_to_nobody(struct __test_metadata *_metadata)
+{
+	__u64 eff, perm;
+
+	ASSERT_EQ(0, setresgid(nobody_gid, nobody_gid, nobody_gid));
+	ASSERT_EQ(0, setresuid(nobody_uid, nobody_uid, nobody_uid));
+	ASSERT_EQ(0, get_caps(&eff, &perm));
+	ASSERT_EQ((__u64)0, eff);
+	ASSERT_EQ((__u64)0, perm);
+}
+
+/*
+ * A page that faults on any access.  PROT_NONE rather than unmapped, so that
+ * nothing (like malloc) can map anything there later; and no fixed address,
+ * as e.g. 0xfffff000 lies inside the [vectors] page of AArch32 tasks on
+ * arm64 with 64K pages.
+ */
+static void *fault_page(struct __test_metadata *_metadata)
+{
+	void *map;
+
+	map = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_NONE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(map != MAP_FAILED);
+	return map;
+}
+
+/*
+ * A writable page followed by one that faults: returns the address of the
+ * last @n bytes of the writable page.
+ */
+static void *page_before_hole(struct __test_metadata *_metadata, size_t n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *map;
+
+	ASSERT_LE(n, (size_t)page);
+	map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(map != MAP_FAILED);
+	ASSERT_EQ(0, mprotect(map + page, page, PROT_NONE));
+	return map + page - n;
+}
 
 /* include/uapi/linux/limits.h; glibc falls back to 8 without it. */
 #ifndef SO_PEERGROUPS
@@ -60,10 +594,6 @@
 
 /* The sets: members BASE_GID + 2 * i, far from 0 and from nobody's gid */
 #define BASE_GID	100000U
-
-/* nobody, looked up before the tests start */
-static uid_t nobody_uid;
-static gid_t nobody_gid;
 
 /* owner of the test files and keys: neither root nor nobody */
 static uid_t other_uid;
@@ -279,6 +809,433 @@ static int wait_child(pid_t pid)
 	return WEXITSTATUS(status);
 }
 
+/* ---- 1. the list: sizes, orders, format, faults, privilege ---- */
+
+/*
+ * Round trips at sizes around NGROUPS_MAX, page-sized blocks of gids (1024
+ * with 4K pages, 16384 with 64K pages), the 1022 gids kept inline with 4K
+ * pages, the 64-gid copy chunks and 32.
+ */
+FIXTURE(sizes)
+{
+	gid_t *in;
+	gid_t *expect;
+};
+
+FIXTURE_VARIANT(sizes)
+{
+	int n;
+};
+
+FIXTURE_VARIANT_ADD(sizes, n0) { .n = 0 };
+FIXTURE_VARIANT_ADD(sizes, n1) { .n = 1 };
+FIXTURE_VARIANT_ADD(sizes, n2) { .n = 2 };
+FIXTURE_VARIANT_ADD(sizes, n31) { .n = 31 };
+FIXTURE_VARIANT_ADD(sizes, n32) { .n = 32 };
+FIXTURE_VARIANT_ADD(sizes, n33) { .n = 33 };
+FIXTURE_VARIANT_ADD(sizes, n63) { .n = 63 };
+FIXTURE_VARIANT_ADD(sizes, n64) { .n = 64 };
+FIXTURE_VARIANT_ADD(sizes, n65) { .n = 65 };
+FIXTURE_VARIANT_ADD(sizes, n1021) { .n = 1021 };
+FIXTURE_VARIANT_ADD(sizes, n1022) { .n = 1022 };
+FIXTURE_VARIANT_ADD(sizes, n1023) { .n = 1023 };
+FIXTURE_VARIANT_ADD(sizes, n1024) { .n = 1024 };
+FIXTURE_VARIANT_ADD(sizes, n1025) { .n = 1025 };
+FIXTURE_VARIANT_ADD(sizes, n2047) { .n = 2047 };
+FIXTURE_VARIANT_ADD(sizes, n2048) { .n = 2048 };
+FIXTURE_VARIANT_ADD(sizes, n2049) { .n = 2049 };
+FIXTURE_VARIANT_ADD(sizes, n10000) { .n = 10000 };
+FIXTURE_VARIANT_ADD(sizes, n16383) { .n = 16383 };
+FIXTURE_VARIANT_ADD(sizes, n16384) { .n = 16384 };
+FIXTURE_VARIANT_ADD(sizes, n16385) { .n = 16385 };
+FIXTURE_VARIANT_ADD(sizes, n32767) { .n = 32767 };
+FIXTURE_VARIANT_ADD(sizes, n32768) { .n = 32768 };
+FIXTURE_VARIANT_ADD(sizes, n32769) { .n = 32769 };
+FIXTURE_VARIANT_ADD(sizes, n65535) { .n = 65535 };
+FIXTURE_VARIANT_ADD(sizes, n65536) { .n = NGROUPS_MAX };
+
+FIXTURE_SETUP(sizes)
+{
+	self->in = alloc(variant->n, sizeof(gid_t));
+	self->expect = alloc(variant->n, sizeof(gid_t));
+	ASSERT_TRUE(!!(self->in));
+	ASSERT_TRUE(!!(self->expect));
+}
+
+FIXTURE_TEARDOWN(sizes)
+{
+	free(self->in);
+	free(self->expect);
+}
+
+/* Distinct gids in random order come back sorted, also in /proc. */
+TEST_F(sizes, random)
+{
+	int n = variant->n;
+
+	fill_random(self->in, n, n);
+	memcpy(self->expect, self->in, n * sizeof(gid_t));
+	sort_gids(self->expect, n);
+
+	ASSERT_EQ(0, sys_setgroups(n, self->in));
+	check_groups(_metadata, self->expect, n);
+	check_proc_groups(_metadata, self->expect, n);
+}
+
+TEST_F(sizes, ascending)
+{
+	int n = variant->n;
+
+	fill_random(self->in, n, n + 1);
+	sort_gids(self->in, n);
+	memcpy(self->expect, self->in, n * sizeof(gid_t));
+
+	ASSERT_EQ(0, sys_setgroups(n, self->in));
+	check_groups(_metadata, self->expect, n);
+}
+
+TEST_F(sizes, descending)
+{
+	int i, n = variant->n;
+
+	fill_random(self->expect, n, n + 2);
+	sort_gids(self->expect, n);
+	for (i = 0; i < n; i++)
+		self->in[i] = self->expect[n - 1 - i];
+
+	ASSERT_EQ(0, sys_setgroups(n, self->in));
+	check_groups(_metadata, self->expect, n);
+}
+
+/* Duplicates are kept: n copies of one gid read back as n copies. */
+TEST_F(sizes, all_same)
+{
+	int i, n = variant->n;
+
+	for (i = 0; i < n; i++)
+		self->in[i] = 1000;
+	memcpy(self->expect, self->in, n * sizeof(gid_t));
+
+	ASSERT_EQ(0, sys_setgroups(n, self->in));
+	check_groups(_metadata, self->expect, n);
+}
+
+/* Many duplicates of a few gids, in random order: the multiset comes back. */
+TEST_F(sizes, duplicates)
+{
+	int i, n = variant->n;
+
+	for (i = 0; i < n; i++)
+		self->in[i] = 100 + mix31(i) % 97;
+	memcpy(self->expect, self->in, n * sizeof(gid_t));
+	sort_gids(self->expect, n);
+
+	ASSERT_EQ(0, sys_setgroups(n, self->in));
+	check_groups(_metadata, self->expect, n);
+}
+
+/*
+ * The kernel really is a member of exactly the groups set, as seen by
+ * in_group_p(): the owner of a file may change its group to a group it is a
+ * member of (or its fsgid) and to no other without CAP_CHOWN.  Probe the
+ * ends, every block boundary and the gids right next to members.
+ */
+TEST_F(sizes, membership)
+{
+	int i, fd, n = variant->n, members = 0, others = 0;
+	gid_t extra[] = { 0, 1, 0x7fffffff, 0x80000000U, 0xfffffffeU };
+
+	fill_random(self->in, n, n + 3);
+	memcpy(self->expect, self->in, n * sizeof(gid_t));
+	sort_gids(self->expect, n);
+
+	fd = memfd_create("groups_abi", MFD_CLOEXEC);
+	if (fd < 0)
+		SKIP(return, "memfd_create: %s", strerror(errno));
+	ASSERT_EQ(0, fchown(fd, nobody_uid, nobody_gid));
+	ASSERT_EQ(0, sys_setgroups(n, self->in));
+	drop_to_nobody(_metadata);
+	check_groups(_metadata, self->expect, n);
+
+	for (i = 0; i < n; i++) {
+		gid_t next = self->expect[i] + 1;
+
+		if (i >= 34 && n - i > 34 && i % 1024 > 1 && i % 1024 < 1022)
+			continue;
+
+		ASSERT_EQ(0, fchown(fd, -1, self->expect[i])) {
+			TH_LOG("chgrp to member %u (index %d of %d): %s",
+			       self->expect[i], i, n, strerror(errno));
+		}
+		members++;
+
+		if (next == nobody_gid || is_member(self->expect, n, next))
+			continue;
+		ASSERT_ERRNO(EPERM, fchown(fd, -1, next));
+		others++;
+	}
+	for (i = 0; i < (int)ARRAY_SIZE(extra); i++) {
+		if (extra[i] == nobody_gid || is_member(self->expect, n, extra[i]))
+			continue;
+		ASSERT_ERRNO(EPERM, fchown(fd, -1, extra[i]));
+		others++;
+	}
+	/* The fsgid always counts, whatever the list. */
+	ASSERT_EQ(0, fchown(fd, -1, nobody_gid));
+
+	/* every gid of short lists, both ends of long ones */
+	ASSERT_GE(members, n <= 68 ? n : 68);
+	ASSERT_GT(others, 0);
+	close(fd);
+}
+
+/* The same round trip through the 16-bit calls (gids below 65535). */
+TEST_F(sizes, compat16)
+{
+	int i, n = variant->n;
+	__u16 *in, *expect;
+
+	if (!HAVE_GROUPS16)
+		SKIP(return, NO_GROUPS16);
+
+	in = alloc(n, sizeof(*in));
+	expect = alloc(n, sizeof(*expect));
+	ASSERT_TRUE(!!(in));
+	ASSERT_TRUE(!!(expect));
+	for (i = 0; i < n; i++)
+		in[i] = mix31(i + 7 * n) % 65535;
+	memcpy(expect, in, n * sizeof(*in));
+	qsort(expect, n, sizeof(*expect), cmp_gid16);
+
+	ASSERT_EQ(0, sys_setgroups16(n, in));
+	check_groups16(_metadata, expect, n);
+
+	/* The same list, through the 32-bit calls */
+	for (i = 0; i < n; i++)
+		self->expect[i] = expect[i];
+	check_groups(_metadata, self->expect, n);
+	free(in);
+	free(expect);
+}
+
+/*
+ * Round trips at the edges of the kernel's blocks of gids, computed from the
+ * running kernel's page size: a page holds page / 4 gids, and a list is kept
+ * inline in its header up to a page less the header (page / 4 - 2 gids).
+ * Each edge -1, 0 and +1, as far as NGROUPS_MAX, in random and reverse order.
+ */
+TEST(block_edges)
+{
+	long per_page = sysconf(_SC_PAGESIZE) / sizeof(gid_t);
+	long edges[] = { per_page - 2, per_page, 2 * per_page, 3 * per_page };
+	gid_t *in = alloc(NGROUPS_MAX, sizeof(gid_t));
+	gid_t *expect = alloc(NGROUPS_MAX, sizeof(gid_t));
+	int e, d, i, tested = 0;
+
+	ASSERT_TRUE(!!(in));
+	ASSERT_TRUE(!!(expect));
+	for (e = 0; e < (int)ARRAY_SIZE(edges); e++) {
+		for (d = -1; d <= 1; d++) {
+			int n = edges[e] + d;
+
+			if (n > NGROUPS_MAX)
+				continue;
+			fill_random(expect, n, n + 11);
+			sort_gids(expect, n);
+			for (i = 0; i < n; i++)
+				in[i] = expect[n - 1 - i];
+			ASSERT_EQ(0, sys_setgroups(n, in)) {
+				TH_LOG("setgroups(%d) in reverse order: %s", n,
+				       strerror(errno));
+			}
+			check_groups(_metadata, expect, n);
+
+			fill_random(in, n, n + 13);
+			memcpy(expect, in, n * sizeof(gid_t));
+			sort_gids(expect, n);
+			ASSERT_EQ(0, sys_setgroups(n, in));
+			check_groups(_metadata, expect, n);
+			tested++;
+		}
+	}
+	ASSERT_GE(tested, 9);
+	free(in);
+	free(expect);
+}
+
+/* The exact /proc/self/status format, and that no other id changes. */
+TEST(proc_status_format)
+{
+	static const gid_t three[] = { 3, 1, 2 };
+	static const gid_t seven[] = { 7 };
+	gid_t r, e, s, r2, e2, s2;
+	char *status, *line;
+
+	ASSERT_EQ(0, getresgid(&r, &e, &s));
+
+	ASSERT_EQ(0, sys_setgroups(3, three));
+	status = read_text("/proc/self/status");
+	ASSERT_TRUE(!!(status));
+	line = strstr(status, "\nGroups:\t1 2 3\x20\n");
+	ASSERT_TRUE(!!(line)) {
+		TH_LOG("no \"Groups:\\t1 2 3 \\n\" in:\n%s", status);
+	}
+	free(status);
+
+	ASSERT_EQ(0, sys_setgroups(1, seven));
+	status = read_text("/proc/self/status");
+	ASSERT_TRUE(!!(status));
+	ASSERT_TRUE(!!(strstr(status, "\nGroups:\t7\x20\n")));
+	free(status);
+
+	ASSERT_EQ(0, sys_setgroups(0, NULL));
+	status = read_text("/proc/self/status");
+	ASSERT_TRUE(!!(status));
+	ASSERT_TRUE(!!(strstr(status, "\nGroups:\t\x20\n"))) {
+		TH_LOG("no \"Groups:\\t \\n\" in:\n%s", status);
+	}
+	free(status);
+
+	ASSERT_EQ(0, getresgid(&r2, &e2, &s2));
+	ASSERT_EQ(r, r2);
+	ASSERT_EQ(e, e2);
+	ASSERT_EQ(s, s2);
+	ASSERT_EQ(e, (gid_t)setfsgid(-1));
+}
+
+/* An unreadable list is EFAULT and the old list stays. */
+TEST(setgroups_efault)
+{
+	static const gid_t old[] = { 4, 5, 6 };
+	long page = sysconf(_SC_PAGESIZE);
+	int full = page / sizeof(gid_t);
+	gid_t *p;
+	int i;
+
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(old), old));
+	ASSERT_ERRNO(EFAULT, sys_setgroups(1, NULL));
+	ASSERT_ERRNO(EFAULT, sys_setgroups(NGROUPS_MAX, NULL));
+	ASSERT_ERRNO(EFAULT, sys_setgroups(1, fault_page(_metadata)));
+
+	/* three good gids, then a hole */
+	p = page_before_hole(_metadata, 3 * sizeof(gid_t));
+	p[0] = 10;
+	p[1] = 11;
+	p[2] = 12;
+	ASSERT_EQ(0, sys_setgroups(3, p));
+	check_groups(_metadata, p, 3);
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(old), old));
+	ASSERT_ERRNO(EFAULT, sys_setgroups(4, p));
+	ASSERT_ERRNO(EFAULT, sys_setgroups(NGROUPS_MAX, p));
+
+	/* a whole page of good gids, then a hole */
+	p = page_before_hole(_metadata, page);
+	for (i = 0; i < full; i++)
+		p[i] = 1000 + i;
+	ASSERT_ERRNO(EFAULT, sys_setgroups(full + 1, p));
+	check_groups(_metadata, old, ARRAY_SIZE(old));
+	check_proc_groups(_metadata, old, ARRAY_SIZE(old));
+
+	ASSERT_EQ(0, sys_setgroups(full, p));
+	check_groups(_metadata, p, full);
+}
+
+/* CAP_SETGID alone is enough, also for a uid other than 0. */
+TEST(setgroups_cap_setgid_only)
+{
+	static const gid_t new[] = { 30, 10, 20 };
+	static const gid_t sorted[] = { 10, 20, 30 };
+	__u64 eff, perm, setgid = 1ULL << CAP_SETGID;
+
+	ASSERT_EQ(0, prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0));
+	ASSERT_EQ(0, setresgid(nobody_gid, nobody_gid, nobody_gid));
+	ASSERT_EQ(0, setresuid(nobody_uid, nobody_uid, nobody_uid));
+	ASSERT_EQ(0, set_caps(setgid, setgid));
+	ASSERT_EQ(0, get_caps(&eff, &perm));
+	ASSERT_EQ(setgid, eff);
+	ASSERT_EQ(setgid, perm);
+
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(new), new));
+	check_groups(_metadata, sorted, ARRAY_SIZE(sorted));
+	ASSERT_EQ(0, sys_setgroups(0, NULL));
+	check_groups(_metadata, NULL, 0);
+}
+
+/* A child starts with its parent's list and changes only its own. */
+TEST(inherited_across_fork)
+{
+	static const gid_t old[] = { 10, 20, 30 };
+	pid_t pid;
+	int status;
+
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(old), old));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		gid_t buf[4];
+
+		if (sys_getgroups(ARRAY_SIZE(buf), buf) != 3 ||
+		    first_diff(old, buf, 3) != -1)
+			_exit(1);
+		static const gid_t new[] = { 99 };
+
+		if (sys_setgroups(ARRAY_SIZE(new), new))
+			_exit(2);
+		if (sys_getgroups(ARRAY_SIZE(buf), buf) != 1 || buf[0] != 99)
+			_exit(3);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	check_groups(_metadata, old, ARRAY_SIZE(old));
+}
+
+/*
+ * In a user namespace, groups without a mapping read back as overflowgid,
+ * in the order of the kernel's gids (so not necessarily ascending), and
+ * setgroups() is EPERM before a gid map exists and after "deny".
+ */
+TEST(user_namespace)
+{
+	static const gid_t old[] = { 80000, 100, 70000 };
+	gid_t ovf = read_overflowgid(_metadata);
+	gid_t before[] = { ovf, ovf, ovf };
+	gid_t after[] = { ovf, 5, ovf };
+	char *text;
+
+	ASSERT_EQ(0, setresgid(70000, 70000, 70000));
+	ASSERT_EQ(0, sys_setgroups(ARRAY_SIZE(old), old));
+	if (unshare(CLONE_NEWUSER))
+		SKIP(return, "unshare(CLONE_NEWUSER): %s", strerror(errno));
+
+	/* all the capabilities in the new namespace, but no gid map yet */
+	check_groups(_metadata, before, ARRAY_SIZE(before));
+	ASSERT_ERRNO(EPERM, sys_setgroups(0, NULL));
+	ASSERT_ERRNO(EPERM, sys_setgroups(NGROUPS_MAX + 1, NULL));
+
+	ASSERT_EQ(0, write_text("/proc/self/setgroups", "deny"));
+	text = read_text("/proc/self/setgroups");
+	ASSERT_TRUE(!!(text));
+	ASSERT_STREQ("deny\n", text);
+	free(text);
+	ASSERT_EQ(0, write_text("/proc/self/gid_map", "5 70000 1\n"));
+
+	check_groups(_metadata, after, ARRAY_SIZE(after));
+	check_proc_groups(_metadata, after, ARRAY_SIZE(after));
+	ASSERT_ERRNO(EPERM, sys_setgroups(0, NULL));
+	ASSERT_ERRNO(EPERM, sys_setgroups(1, (gid_t[]){ 5 }));
+
+	if (HAVE_GROUPS16) {
+		__u16 after16[] = { ovf, 5, ovf };
+
+		check_groups16(_metadata, after16, ARRAY_SIZE(after16));
+		ASSERT_ERRNO(EPERM, sys_setgroups16(0, NULL));
+	}
+}
+
+/* ---- 2. what uses the list ---- */
+
 /*
  * 1. Membership through real permission checks.
  *
@@ -385,7 +1342,7 @@ FIXTURE_SETUP(membership)
 			ps->probes[j++] = ps->probes[i];
 	ps->nprobes = j;
 
-	snprintf(ps->dir, sizeof(ps->dir), "/tmp/groups_users.XXXXXX");
+	snprintf(ps->dir, sizeof(ps->dir), "/tmp/groups_abi.XXXXXX");
 	ASSERT_TRUE(!!mkdtemp(ps->dir));
 	ps->made = true;
 	ASSERT_EQ(0, chmod(ps->dir, 0755));
@@ -547,7 +1504,7 @@ FIXTURE_TEARDOWN(exec)
 
 TEST_F(exec, keeps_groups)
 {
-	char verify[64], *argv[] = { "groups_users_test", NULL };
+	char verify[64], *argv[] = { "groups_abi", NULL };
 	__u32 seed = variant->n + variant->nobody;
 	pid_t pid;
 
@@ -770,7 +1727,7 @@ TEST_F(peergroups, listen_connect)
 
 	/* an abstract name: no file, no permission check */
 	snprintf(addr.sun_path + 1, sizeof(addr.sun_path) - 1,
-		 "groups_users_test.%d", getpid());
+		 "groups_abi.%d", getpid());
 	addrlen = offsetof(struct sockaddr_un, sun_path) + 1 +
 		  strlen(addr.sun_path + 1);
 
@@ -947,7 +1904,7 @@ static long make_key(struct __test_metadata *_metadata, const char *name,
 	char desc[64], payload[64];
 	long id;
 
-	snprintf(desc, sizeof(desc), "groups_users_test:%d:%s", getpid(),
+	snprintf(desc, sizeof(desc), "groups_abi:%d:%s", getpid(),
 		 name);
 	key_payload(payload, sizeof(payload), name);
 	id = syscall(__NR_add_key, "user", desc, payload, strlen(payload),
@@ -1051,93 +2008,6 @@ TEST(key_group_permission)
 	if (pid == 0)
 		_exit(check_keys(id, &with_out));
 	ASSERT_EQ(CHILD_OK, wait_child(pid));
-	free(gids);
-}
-
-/*
- * 6. User namespaces.
- *
- * With "deny" in /proc/PID/setgroups, setgroups() stays EPERM after the gid
- * map is written, and "allow" cannot come back; the list the process holds
- * reads back through the map, overflowgid where there is no mapping.
- */
-
-/* kernel.overflowgid (not fs.overflowgid), or its default without sysctls */
-static gid_t read_overflowgid(void)
-{
-	long val = read_long(OVERFLOWGID_SYSCTL);
-
-	return val < 0 ? DEFAULT_OVERFLOWGID : val;
-}
-
-static int deny_child(const gid_t *gids, int n, int pos, gid_t ovf)
-{
-	gid_t *expect = alloc(n, sizeof(*expect));
-	gid_t egid = gids[pos];
-	char map[64];
-	int i, diff, err;
-
-	if (!expect)
-		return child_fail(CHILD_FAILED, "out of memory");
-	if (setresgid(egid, egid, egid))
-		return child_fail(CHILD_FAILED, "setresgid: %s",
-				  strerror(errno));
-	err = set_groups_shuffled(gids, n);
-	if (err)
-		return child_fail(CHILD_FAILED, "setgroups: %s", strerror(-err));
-	if (unshare(CLONE_NEWUSER))
-		return child_fail(CHILD_NO_USERNS, "unshare: %s",
-				  strerror(errno));
-
-	/* no gid map yet: every group is overflowgid, setgroups() EPERM */
-	for (i = 0; i < n; i++)
-		expect[i] = ovf;
-	diff = groups_diff(expect, n);
-	if (diff != -1)
-		return child_fail(CHILD_FAILED, "unmapped: differs at %d", diff);
-	if (sys_setgroups(0, NULL) != -1 || errno != EPERM)
-		return child_fail(CHILD_FAILED, "setgroups() before the map");
-
-	if (write_text("/proc/self/setgroups", "deny"))
-		return child_fail(CHILD_FAILED, "cannot write deny");
-	snprintf(map, sizeof(map), "0 %u 1\n", egid);
-	if (write_text("/proc/self/gid_map", map))
-		return child_fail(CHILD_FAILED, "cannot write gid_map %s", map);
-
-	/* the one mapped group, the egid, now reads as 0 */
-	expect[pos] = 0;
-	diff = groups_diff(expect, n);
-	if (diff != -1)
-		return child_fail(CHILD_FAILED, "mapped: differs at %d", diff);
-	diff = status_groups_diff("/proc/self/status", expect, n);
-	if (diff != -1)
-		return child_fail(CHILD_FAILED, "status differs at %d", diff);
-	if (sys_setgroups(0, NULL) != -1 || errno != EPERM)
-		return child_fail(CHILD_FAILED, "setgroups(0) after deny");
-	if (sys_setgroups(1, expect + pos) != -1 || errno != EPERM)
-		return child_fail(CHILD_FAILED, "setgroups(1) after deny");
-	if (write_text("/proc/self/setgroups", "allow") != -EPERM)
-		return child_fail(CHILD_FAILED, "allow after deny");
-	free(expect);
-	return CHILD_OK;
-}
-
-TEST(userns_setgroups_deny)
-{
-	gid_t ovf = read_overflowgid(), *gids;
-	int n = 10000, status;
-	pid_t pid;
-
-	gids = member_list(n);
-	ASSERT_TRUE(!!gids);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0)
-		_exit(deny_child(gids, n, 7777, ovf));
-	status = wait_child(pid);
-	if (status == CHILD_NO_USERNS)
-		SKIP(return, "cannot create a user namespace");
-	ASSERT_EQ(CHILD_OK, status);
 	free(gids);
 }
 
@@ -1327,7 +2197,7 @@ TEST_F(userns, mapped_groups)
  * Before the harness starts: a child run with VERIFY_ENV checks its groups
  * and exits, and the tests run only as root, with nobody looked up.
  */
-static void __attribute__((constructor)) groups_users_setup(void)
+static void __attribute__((constructor)) groups_abi_setup(void)
 {
 	const char *verify = getenv(VERIFY_ENV);
 	const char *why;
@@ -1350,3 +2220,4 @@ static void __attribute__((constructor)) groups_users_setup(void)
 }
 
 TEST_HARNESS_MAIN
+
