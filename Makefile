@@ -27,7 +27,7 @@ PACKAGES := linux-source-$(BASE) qemu-system-x86 qemu-system-arm \
 	gcc-arm-linux-gnueabihf libc6-dev-arm64-cross libc6-dev-i386-cross \
 	libc6-dev-armhf-cross flex bison bc libelf-dev libssl-dev cpio perl \
 	python3 git xz-utils gnuplot-nox git-email libmailtools-perl sparse \
-	gcc-12-plugin-dev gcc-12-plugin-dev-aarch64-linux-gnu qemu-user
+	gcc-12-plugin-dev gcc-12-plugin-dev-aarch64-linux-gnu qemu-user valgrind
 
 ROUNDS  ?= 5
 
@@ -131,7 +131,7 @@ bench-frag: deps
 bench-native: ROUNDS = 9
 bench-native: deps
 	@python3 qemu/bench_native.py --rounds $(ROUNDS) $(if $(KERNELS),--kernels $(KERNELS)) \
-		$(if $(TCG),--tcg) $(if $(ONLY),--only $(ONLY))
+		$(if $(TCG),--tcg) $(if $(ONLY),--only $(ONLY)) $(if $(ICOUNT),--icount $(ICOUNT))
 
 export:
 	@$(HARNESS) export $(if $(KEEP_AUTHOR),--keep-author)

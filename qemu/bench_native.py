@@ -12,12 +12,18 @@ the median over the rounds of the per-round ratio to the first kernel
 interval is within the target, MISS when it is wholly beyond it,
 inconclusive when it straddles it.  Results go to build/bench/native/:
 results.md, raw.tsv, allocs.tsv, PNG plots.
+
+Where valgrind is installed (or with --icount only), the same programs also
+count instructions per call under callgrind (--count in bench.c), exact and
+free of noise, against targets of their own: icount.tsv and a table in
+results.md.
 """
 
 import argparse
 import hashlib
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import time
@@ -45,6 +51,20 @@ TARGETS = [
     (re.compile(r"search_cold_"), lambda n: n >= 1024, 1.0),
     (re.compile(r"sort_random$"), lambda n: n == 65536, 0.3),
     (re.compile(r"sort_sorted$"), lambda n: n == 65536, 0.05),
+]
+
+# Instruction counts (callgrind): the metrics of bench.c's --count, the N of each
+COUNTS = [("search", [1, 8, 32, 1000, 1022, 1023, 1024, 1025, 2048, 10000, 65536]),
+          *[(m, [0, 1, 8, 32]) for m in ("alloc_fill_free", "alloc_fill_sort_free",
+                                         "to_user", "from_user")]]
+COUNT_CALLS = 1 << 14       # calls counted per run, at least
+INLINE_MAX = 1022           # GROUPS_INLINE_MAX with the shim's 4 KiB pages
+# (metric, predicate on N, limit, on what): "+" on the difference in instructions
+# per call from the first kernel (vanilla), "x" on the ratio to it
+ICOUNT_TARGETS = [
+    (re.compile(r"search$"), lambda n: n <= INLINE_MAX, 1, "+"),
+    (re.compile(r"search$"), lambda n: n > INLINE_MAX, 1.10, "x"),
+    (re.compile(r"alloc_fill|to_user|from_user"), lambda n: n in (1, 8, 32), 1.05, "x"),
 ]
 
 PLOTS = {"search-hot": ["search_hot_first", "search_hot_random", "search_hot_miss"],
@@ -179,7 +199,7 @@ def fallback_notes(allocs):
     return notes
 
 
-def report(outdir, runs, allocs, meta):
+def report(outdir, runs, allocs, meta, counts):
     kernels = list(runs)
     base, others = kernels[0], kernels[1:]
     order = {m: i for i, (m, n) in reversed(list(enumerate(runs[base][0])))}
@@ -229,11 +249,95 @@ def report(outdir, runs, allocs, meta):
           "runs):", *fallback_notes(allocs), "",
           "Cold working sets (N, sets, bytes): " + "; ".join(meta["cold_sets"]), "",
           *cold_notes(meta), "",
+          *(icount_report(counts) if counts else [meta["no_counts"]]), "",
           f"Command: `{meta['command']}`"]
     (outdir / "results.md").write_text("\n".join(md) + "\n")
     bench.plot(outdir, runs, keys, PLOTS)
     print("\n".join(md))
     return misses
+
+
+def callgrind(exe, metric, n, passes):
+    """The instructions of `exe --count metric n passes` in count_region(), and the
+    calls that a pass makes."""
+    cmd = ["valgrind", "--tool=callgrind", "--toggle-collect=count_region",
+           "--callgrind-out-file=/dev/null", exe, "--count", metric, str(n), str(passes)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    ir = re.search(r"^==\d+== Collected : (\d+)$", r.stderr, re.M)
+    calls = re.search(r"^COUNT \S+ \d+ (\d+)$", r.stdout, re.M)
+    if r.returncode or not ir or not calls:
+        raise h.Failure(f"{' '.join(map(str, cmd))} exited {r.returncode}:\n"
+                        f"{r.stderr.strip()[-2000:]}")
+    return int(ir.group(1)), int(calls.group(1))
+
+
+def per_call(ir0, ir1, ir2, calls):
+    """Instructions per call from the counts of the runs with none, then `calls`, then
+    2 * `calls` calls: the last `calls` calls' own, exactly.  The first ones must have
+    cost the same to 0.01 per call (entering the calls' loop at all is the difference),
+    or more than the calls differs between the runs."""
+    first, second = (ir1 - ir0) / calls, (ir2 - ir1) / calls
+    if abs(first - second) > 0.01:
+        raise h.Failure(f"instruction counts {ir0}, {ir1}, {ir2} for 0, {calls} and "
+                        f"{2 * calls} calls: not linear in the calls")
+    return second
+
+
+def icount(out, exes):
+    """{kernel: {(metric, N): instructions per call}} for every metric and N of COUNTS,
+    also in icount.tsv"""
+    counts = {k: {} for k in exes}
+    for k, exe in exes.items():
+        start = time.monotonic()
+        for metric, sizes in COUNTS:
+            for n in sizes:
+                ir0, calls = callgrind(exe, metric, n, 0)
+                passes = -(-COUNT_CALLS // calls)
+                runs = [ir0, *(callgrind(exe, metric, n, p * passes)[0] for p in (1, 2))]
+                counts[k][(metric, n)] = per_call(*runs, passes * calls)
+        h.progress(f"bench-native: instruction counts {k}", start)
+    (out / "icount.tsv").write_text("kernel\tmetric\tN\tinstructions_per_call\n" + "".join(
+        f"{k}\t{m}\t{n}\t{v}\n" for k in counts for (m, n), v in counts[k].items()))
+    return counts
+
+
+def icount_report(counts):
+    """The table of instructions per call, each kernel against the first, and the
+    targets missed"""
+    kernels = list(counts)
+    base, others = kernels[0], kernels[1:]
+    head = ["metric", "N", *kernels, *[f"{k} - {base}" for k in others],
+            *[f"{k}/{base}" for k in others], "target", *others]
+    rows, misses = [], []
+    for (m, n), b in counts[base].items():
+        target = next(((lim, on) for rx, pred, lim, on in ICOUNT_TARGETS
+                       if rx.match(m) and pred(n)), None)
+        verdicts = []
+        for k in others:
+            v = counts[k][(m, n)]
+            x = v - b if target and target[1] == "+" else v / b if b else 0
+            verdicts.append(bench.verdict_of(x, x, target[0]) if target else "")
+            if verdicts[-1] == "MISS":
+                misses.append(f"{m} N={n}" + (f" ({k})" if others[1:] else ""))
+        rows.append("| " + " | ".join([
+            m, str(n), *[f"{counts[k][(m, n)]:.1f}" for k in kernels],
+            *[f"{counts[k][(m, n)] - b:+.1f}" for k in others],
+            *[f"{counts[k][(m, n)] / b:.3f}" if b else "-" for k in others],
+            (f"<= {base} + {target[0]}" if target[1] == "+" else f"<= {target[0]}")
+            if target else "", *verdicts]) + " |")
+    return ["Instructions per call, counted by callgrind (valgrind --tool=callgrind "
+            "--toggle-collect=count_region; `--count` in bench/native/bench.c) in three "
+            f"runs of the same program: with no calls, at least {COUNT_CALLS} and twice "
+            "as many; the last two's difference per call, which the first two's must "
+            "equal to 0.01 (only the calls differ).  search: "
+            "groups_search() (in_group_p() needs a task's credentials) on the set "
+            "{2i + 10 : i < N}, each member and each gap looked up once a pass, with the "
+            "benchmark's own loop (a few instructions, the same for every kernel); "
+            "alloc_fill_*: groups_alloc(), the gids set, groups_sort() in the _sort_ row, "
+            "groups_free(); to_user, from_user: groups_to_user() and groups_from_user() "
+            "in the initial namespace.", "",
+            "| " + " | ".join(head) + " |", "|" + "---|" * len(head), *rows, "",
+            f"Instruction targets missed: {', '.join(misses) if misses else 'none'}"]
 
 
 def cmd_main(args):
@@ -245,6 +349,22 @@ def cmd_main(args):
     exes, trees = {}, {}
     for k in args.kernels:
         exes[k], trees[k] = build(k, args.cflags.split())
+    command = ("make bench-native" + h.base_arg() +
+               (f" ROUNDS={args.rounds}" if args.rounds != 9 else ""))
+    if args.kernels != ["vanilla", "patched"]:
+        command += f" KERNELS=\"{' '.join(args.kernels)}\""
+    command += (" TCG=1" if args.tcg else "") + (f" ONLY={args.only}" if args.only else "")
+    if args.icount != "auto":
+        command += f" (qemu/bench_native.py --icount {args.icount})"
+    cc = subprocess.run(["gcc", "--version"], capture_output=True, text=True).stdout
+    if args.icount == "only":
+        md = [*[f"- {k}: {trees[k]}" for k in exes],
+              f"- compiler: {cc.splitlines()[0]}, `{' '.join(cflags)}` for every tree", "",
+              *icount_report(icount(out, exes)), "", f"Command: `{command}`"]
+        (out / "icount.md").write_text("\n".join(md) + "\n")
+        print("\n".join(md))
+        print(f"bench-native: {time.monotonic() - t0:.0f}s; results in {out}/icount.md")
+        return 0
     llc, llc_from = llc_bytes()
     cold = (args.cold_mib << 20 if args.cold_mib else
             min(4 * llc, COLD_CAP, meminfo("MemAvailable") // 4))
@@ -257,10 +377,10 @@ def cmd_main(args):
         shift = r % len(args.kernels)
         for k in args.kernels[shift:] + args.kernels[:shift]:   # A B, B A, ...
             start = time.monotonic()
-            values, counts, lines = run(exes[k], args.cpu, r + 1, cold, args.tcg,
-                                        args.only)
+            values, tries, lines = run(exes[k], args.cpu, r + 1, cold, args.tcg,
+                                       args.only)
             runs[k].append(values)
-            allocs.setdefault(k, counts)
+            allocs.setdefault(k, tries)
             info = info or lines
             h.progress(f"bench-native: round {r + 1}/{args.rounds} {k}", start)
     keys = {k: set(runs[k][0]) for k in runs}
@@ -271,18 +391,15 @@ def cmd_main(args):
     (out / "allocs.tsv").write_text("kernel\tmetric\tN\tallocs_per_sort\trefused\n" + "".join(
         f"{k}\t{m}\t{n}\t{c}\t{f}\n" for k in allocs for (m, n), (c, f) in
         sorted(allocs[k].items())))
-    cc = subprocess.run(["gcc", "--version"], capture_output=True, text=True).stdout
-    command = ("make bench-native" + h.base_arg() +
-               (f" ROUNDS={args.rounds}" if args.rounds != 9 else ""))
-    if args.kernels != ["vanilla", "patched"]:
-        command += f" KERNELS=\"{' '.join(args.kernels)}\""
-    command += (" TCG=1" if args.tcg else "") + (f" ONLY={args.only}" if args.only else "")
+    counts = icount(out, exes) if args.icount == "auto" and shutil.which("valgrind") else None
     meta = {"rounds": args.rounds, "cpu": args.cpu, "cpu_model": cpu_model(args.tcg),
             "llc": llc, "llc_from": llc_from, "cold": cold, "cc": cc.splitlines()[0],
             "cflags": cflags, "trees": trees, "command": command,
             "cold_sets": [" ".join(x.split()[2:5]) for x in info
-                          if x.startswith("INFO cold_sets")]}
-    report(out, runs, allocs, meta)
+                          if x.startswith("INFO cold_sets")],
+            "no_counts": "No instruction counts: " + ("--icount no." if args.icount == "no"
+                                                      else "valgrind is not installed.")}
+    report(out, runs, allocs, meta, counts)
     print(f"bench-native: {time.monotonic() - t0:.0f}s; results in {out}/")
     return 0
 
@@ -302,6 +419,9 @@ def main():
                     help="run the programs under QEMU's user-mode TCG (qemu-x86_64), "
                          "results in build/bench/native-tcg/")
     ap.add_argument("--only", help="only the metrics whose name starts with this")
+    ap.add_argument("--icount", choices=["auto", "only", "no"], default="auto",
+                    help="instructions per call under callgrind: auto (where valgrind "
+                         "is installed), only (no timings; icount.md) or no")
     ap.set_defaults(fn=cmd_main)
     h.dispatch(ap)
 

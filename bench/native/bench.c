@@ -5,6 +5,7 @@
  * supplies what the kernel would around it (memory, user copies, WARN).
  *
  *	groups_native_bench [--seed S] [--cold-bytes B] [--only PREFIX]
+ *	groups_native_bench --count METRIC N PASSES
  *
  * --cold-bytes is the size of the cold lookups' working set (the driver,
  * qemu/bench_native.py, passes 4x the last-level cache, capped); --only
@@ -21,6 +22,9 @@
  * it says what and where and exits 1.  The data depend only on the seed
  * and N, so two kernels' binaries run the same lookups on the same sets
  * and sort the same lists.
+ *
+ * --count runs one metric's calls for the driver to count their
+ * instructions under callgrind: see count() below.
  */
 #define _GNU_SOURCE
 #include <malloc.h>
@@ -512,12 +516,51 @@ static void sorting(unsigned int n, int input)
 
 /* ---------------------------------------------- allocation and user copies */
 
+enum { ALLOC_FILL_FREE, ALLOC_FILL_SORT_FREE, TO_USER, FROM_USER, SEARCH, NCALLS };
+static const char *const call_names[NCALLS] = {
+	"alloc_fill_free", "alloc_fill_sort_free", "to_user", "from_user", "search"
+};
+
+/*
+ * @k calls of metric @what (not SEARCH) on lists of @n: an allocation, filled
+ * from @src, perhaps sorted, and freed; or @list copied to @dst, or from @src.
+ * Returns what the copies returned, or'ed.
+ */
+static int repeat_calls(int what, struct group_info *list, uint32_t *dst,
+			const uint32_t *src, unsigned int n, unsigned int k)
+{
+	struct group_info *gi;
+	int rc = 0;
+
+	for (; k; k--) {
+		switch (what) {
+		case ALLOC_FILL_FREE:
+		case ALLOC_FILL_SORT_FREE:
+			gi = bench_groups_alloc(n);
+			if (!gi)
+				fail("groups_alloc(%u) failed", n);
+			bench_groups_fill(gi, src, n);
+			if (what == ALLOC_FILL_SORT_FREE)
+				bench_groups_sort(gi);
+			bench_groups_free(gi);
+			break;
+		case TO_USER:
+			rc |= bench_groups_to_user(dst, list);
+			break;
+		case FROM_USER:
+			rc |= bench_groups_from_user(list, src);
+			break;
+		}
+	}
+	return rc;
+}
+
 #define COPY_GIDS	262144	/* gids per measurement */
 #define COPY_REPEATS	5
 
 static void alloc_and_copies(unsigned int n)
 {
-	unsigned int k, nk = n >= COPY_GIDS ? 1 : COPY_GIDS / n, r, i;
+	unsigned int nk = n >= COPY_GIDS ? 1 : COPY_GIDS / n, r, i;
 	uint32_t *src = xmalloc(n * 4), *sorted = xmalloc(n * 4), *dst = xmalloc(n * 4 + 4);
 	struct group_info *gi, *list;
 	double t[COPY_REPEATS], t0;
@@ -537,13 +580,7 @@ static void alloc_and_copies(unsigned int n)
 		bench_groups_free(gi);
 		for (r = 0; r < COPY_REPEATS; r++) {
 			t0 = now_ns();
-			for (k = 0; k < nk; k++) {
-				gi = bench_groups_alloc(n);
-				if (!gi)
-					fail("groups_alloc(%u) failed", n);
-				bench_groups_fill(gi, src, n);
-				bench_groups_free(gi);
-			}
+			repeat_calls(ALLOC_FILL_FREE, NULL, NULL, src, n, nk);
 			t[r] = (now_ns() - t0) / nk;
 		}
 		result("alloc_fill_free", n, minimum(t, COPY_REPEATS));
@@ -555,8 +592,7 @@ static void alloc_and_copies(unsigned int n)
 			memset(dst, 0, n * 4);
 			dst[n] = CANARY;
 			t0 = now_ns();
-			for (k = 0; k < nk; k++)
-				rc |= bench_groups_to_user(dst, list);
+			rc |= repeat_calls(TO_USER, list, dst, NULL, n, nk);
 			t[r] = (now_ns() - t0) / nk;
 			if (rc || memcmp(dst, sorted, n * 4) || dst[n] != CANARY)
 				fail("to_user N=%u: groups_to_user() returned %d or wrong gids",
@@ -570,8 +606,7 @@ static void alloc_and_copies(unsigned int n)
 		for (r = 0; r < COPY_REPEATS; r++) {
 			bench_groups_fill(list, dst, n);
 			t0 = now_ns();
-			for (k = 0; k < nk; k++)
-				rc |= bench_groups_from_user(list, src);
+			rc |= repeat_calls(FROM_USER, list, NULL, src, n, nk);
 			t[r] = (now_ns() - t0) / nk;
 			if (rc)
 				fail("from_user N=%u: groups_from_user() returned %d", n, rc);
@@ -585,28 +620,81 @@ static void alloc_and_copies(unsigned int n)
 	free(dst);
 }
 
+/* ------------------------------------------------------ instruction counts */
+
+/*
+ * The only instructions that --count counts: the driver runs the program
+ * under valgrind --tool=callgrind --toggle-collect=count_region.  @passes
+ * passes of @len calls: the lookups of @q in @sets[] (each answer checked
+ * against @hit), or @len calls of repeat_calls().
+ */
+static void __attribute__((noipa))
+count_region(int what, struct group_info **sets, const uint32_t *q,
+	     const unsigned char *hit, uint32_t *dst, unsigned int n,
+	     unsigned int len, unsigned int passes)
+{
+	if (what == SEARCH)
+		time_lookups(sets, q, hit, len, passes, "search", n);
+	else if (repeat_calls(what, sets[0], dst, q, n, len * passes))
+		fail("%s N=%u: a copy failed", call_names[what], n);
+}
+
+/*
+ * --count METRIC N PASSES: one untimed, checked pass of METRIC on lists of
+ * N (so that the counted ones find the allocator and lazy binding warm),
+ * then PASSES passes in count_region().  A pass of "search" looks up each
+ * member and each gap of the set {2i + 10 : i < N} once: 2N lookups with
+ * groups_search(), the search that in_group_p() makes, which needs a task's
+ * credentials and cannot run here; a pass of the other metrics is one call,
+ * on the copies' random gids.  Prints "COUNT <metric> <N> <calls per pass>".
+ * Runs with different PASSES differ only in the calls that count_region()
+ * makes: their counts' difference, over the calls, is a call's, exactly.
+ */
+static void count(const char *metric, unsigned int n, unsigned int passes)
+{
+	unsigned int len = 1, i;
+	uint32_t *q = xmalloc(2 * n * 4), *dst = xmalloc(n * 4 + 4);
+	unsigned char *hit = xmalloc(2 * n);
+	struct group_info *list, **sets;
+	int what;
+
+	for (what = 0; what < NCALLS && strcmp(metric, call_names[what]); what++)
+		;
+	if (what == NCALLS || (what == SEARCH && !n))
+		fail("--count: no metric %s of %u gids", metric, n);
+	if (what == SEARCH) {
+		for (i = 0; i < n; i++)
+			q[i] = 2 * i + 10;
+		list = make_list(q, n);
+		for (i = 0; i < 2 * n; i++) {
+			q[i] = i + 10;
+			hit[i] = !(i % 2);
+		}
+		len = 2 * n;
+	} else {
+		reseed("copies", n, 0);
+		make_input(q, n, IN_RANDOM);
+		list = make_list(q, n);
+	}
+	sets = xmalloc(len * sizeof(*sets));
+	for (i = 0; i < len; i++)
+		sets[i] = list;
+	count_region(what, sets, q, hit, dst, n, len, 1);
+	count_region(what, sets, q, hit, dst, n, len, passes);
+	printf("COUNT %s %u %u\n", metric, n, len);
+	bench_groups_free(list);
+	free(sets);
+	free(q);
+	free(dst);
+	free(hit);
+}
+
 /* ------------------------------------------------------------------- setup */
 
-int main(int argc, char **argv)
+static void measure_all(void)
 {
 	unsigned int i;
 	int input;
-
-	for (int a = 1; a < argc; a++) {
-		if (!strcmp(argv[a], "--seed") && a + 1 < argc)
-			seed = strtoull(argv[++a], NULL, 0);
-		else if (!strcmp(argv[a], "--cold-bytes") && a + 1 < argc)
-			cold_bytes = strtoll(argv[++a], NULL, 0);
-		else if (!strcmp(argv[a], "--only") && a + 1 < argc)
-			only = argv[++a];
-		else
-			fail("usage: %s [--seed S] [--cold-bytes B] [--only PREFIX]", argv[0]);
-	}
-	printf("INFO cold_bytes %lld\n", cold_bytes);
-
-	/* No trimming and no mmap per allocation: the heap only grows. */
-	mallopt(M_MMAP_THRESHOLD, 32 << 20);	/* the largest it takes */
-	mallopt(M_TRIM_THRESHOLD, -1);
 
 	for (i = 0; i < NSIZES; i++)
 		lookups_hot(sizes[i]);
@@ -617,6 +705,36 @@ int main(int argc, char **argv)
 		alloc_and_copies(sizes[i]);
 	for (i = 0; i < NSIZES; i++)
 		lookups_cold(sizes[i]);
+}
+
+int main(int argc, char **argv)
+{
+	char **counted = NULL;
+
+	for (int a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "--seed") && a + 1 < argc)
+			seed = strtoull(argv[++a], NULL, 0);
+		else if (!strcmp(argv[a], "--cold-bytes") && a + 1 < argc)
+			cold_bytes = strtoll(argv[++a], NULL, 0);
+		else if (!strcmp(argv[a], "--only") && a + 1 < argc)
+			only = argv[++a];
+		else if (!strcmp(argv[a], "--count") && a + 3 < argc) {
+			counted = &argv[a + 1];
+			a += 3;
+		} else
+			fail("usage: %s [--seed S] [--cold-bytes B] [--only PREFIX]\n"
+			     "       %s --count METRIC N PASSES", argv[0], argv[0]);
+	}
+	printf("INFO cold_bytes %lld\n", cold_bytes);
+
+	/* No trimming and no mmap per allocation: the heap only grows. */
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);	/* the largest it takes */
+	mallopt(M_TRIM_THRESHOLD, -1);
+
+	if (counted)
+		count(counted[0], strtoul(counted[1], NULL, 0), strtoul(counted[2], NULL, 0));
+	else
+		measure_all();
 	if (warnings)
 		fail("%lu WARNING(s) in kernel code", warnings);
 	return 0;

@@ -23,6 +23,8 @@ static inline i_t pfx##_dec_return(v_t *v)					\
 { return __atomic_sub_fetch(&v->counter, 1, __ATOMIC_SEQ_CST); }		\
 static inline bool pfx##_dec_and_test(v_t *v)					\
 { return pfx##_dec_return(v) == 0; }						\
+static inline bool pfx##_sub_and_test(i_t i, v_t *v)				\
+{ return __atomic_sub_fetch(&v->counter, i, __ATOMIC_SEQ_CST) == 0; }		\
 static inline bool pfx##_inc_not_zero(v_t *v)					\
 {										\
 	i_t c = pfx##_read(v);							\

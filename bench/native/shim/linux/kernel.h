@@ -19,6 +19,7 @@
 #include <linux/errno.h>
 #include <linux/string.h>
 #include <linux/printk.h>
+#include <linux/cleanup.h>
 #include <asm/page.h>
 
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Stand-in: kmalloc() and kvmalloc() are calls into bench.c (malloc). */
+/*
+ * Stand-in: kmalloc(), kvmalloc() and a slab cache's objects are calls into
+ * bench.c (malloc); a kmem_cache is only the size of its objects.
+ */
 #ifndef _BENCH_SHIM_SLAB_H
 #define _BENCH_SHIM_SLAB_H
 
@@ -36,5 +39,33 @@ static inline void kfree(const void *p)
 #define kvmalloc_array(n, size, flags)	kmalloc_array(n, size, flags)
 #define kvcalloc(n, size, flags)	kcalloc(n, size, flags)
 #define kvfree(p)		kfree(p)
+
+#define SLAB_PANIC		0x1u
+#define SLAB_ACCOUNT		0x2u
+#define SLAB_NO_MERGE		0x4u
+
+struct kmem_cache {
+	unsigned int size;
+};
+
+static inline struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
+						   unsigned int align, unsigned int flags,
+						   void (*ctor)(void *))
+{
+	struct kmem_cache *s = kmalloc(sizeof(*s), GFP_KERNEL);
+
+	BUG_ON(!s && (flags & SLAB_PANIC));
+	if (s)
+		s->size = size;
+	return s;
+}
+
+static inline void *kmem_cache_alloc(struct kmem_cache *s, gfp_t flags)
+{
+	return kmalloc(s->size, flags);
+}
+#define kmem_cache_zalloc(s, flags)	kmem_cache_alloc(s, (flags) | __GFP_ZERO)
+#define kmem_cache_free(s, p)		kfree(p)
+#define kmem_cache_size(s)		((s)->size)
 
 #endif
