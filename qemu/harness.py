@@ -523,6 +523,10 @@ def build_userspace(target, with_demo=False):
         for prog in [] if with_demo else selftest_programs():
             progs[prog] = compile_c(abi, ROOT / f"selftests/{prog}.c", bindir / prog,
                                     ["-I", kself])
+        if not with_demo:
+            # the exhaustive ABI sweeps that the kernel tree's selftests leave out
+            progs["groups_abi"] = compile_c(abi, ROOT / "robust/groups_abi.c",
+                                            bindir / "groups_abi", ["-I", kself.parent])
         if with_demo:
             progs["demo"] = compile_c(abi, ROOT / "qemu/demo.c", bindir / "demo")
         built[abi] = progs

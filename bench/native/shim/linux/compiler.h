@@ -18,6 +18,7 @@
 #define ____cacheline_aligned
 #define __always_inline		inline __attribute__((__always_inline__))
 #define noinline		__attribute__((__noinline__))
+#define noinline_for_stack	noinline
 #define __noreturn		__attribute__((__noreturn__))
 #define __maybe_unused		__attribute__((__unused__))
 #define __always_unused		__attribute__((__unused__))
