@@ -169,5 +169,17 @@ class Rules(unittest.TestCase):
         self.assertIn("From: Ada Lovelace <ada@kernel.example.net>\n", out)
         self.assertIn("Signed-off-by: Ada Lovelace <ada@kernel.example.net>\n", out)
 
+    def test_maintainers_question_answered_only_by_the_snippet(self):
+        out = h.MAINTAINERS_QUESTION + "\n"
+        snippet = "GROUPS\nF:\tkernel/groups_kunit.c\nF:\ttools/testing/selftests/groups/\n"
+        patch = ("diff --git a/kernel/groups_kunit.c b/kernel/groups_kunit.c\nnew file mode 100644\n"
+                 "diff --git a/tools/testing/selftests/groups/x.c b/tools/testing/selftests/groups/x.c"
+                 "\nnew file mode 100644\n")
+        self.assertEqual(h.checkpatch_findings(out, patch, snippet), [])
+        other = patch + "diff --git a/kernel/other.c b/kernel/other.c\nnew file mode 100644\n"
+        self.assertEqual(h.checkpatch_findings(out, other, snippet), [h.MAINTAINERS_QUESTION])
+        self.assertEqual(h.checkpatch_findings(out), [h.MAINTAINERS_QUESTION])
+        self.assertEqual(h.checkpatch_findings("WARNING: x\n", patch, snippet), ["WARNING: x"])
+
 if __name__ == "__main__":
     unittest.main()
