@@ -66,7 +66,7 @@ help:
 	@echo "                 (ARCH=x86_64|arm64, ROUNDS=5)"
 	@echo "make bench-native  vanilla's and the patched kernel/groups.c compiled into user space"
 	@echo "                 and timed on the host CPU: table and plots in build/bench/native/"
-	@echo "                 (ROUNDS=9, KERNELS=\"vanilla upto-0013 patched\" adds a tree)"
+	@echo "                 (ROUNDS=9, KERNELS=\"vanilla upto-0014 patched\" adds a tree)"
 	@echo "make series-check  checkpatch, bisect builds, W=1/sparse, 13 architectures (long)"
 	@echo "make send-email-dry-run  the mails of the series, recipients from get_maintainer.pl"
 	@echo "make export      format-patch build/patched back into 0001-*.patch"
