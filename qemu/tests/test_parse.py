@@ -155,8 +155,13 @@ class Rules(unittest.TestCase):
         self.assertIn("line 2", msg)
         self.assertIn("before-pages", msg)
         self.assertIn("unknown row kind 'bsae'", error("bsae 6.1 linux-source-6.1 . build 0013\n"))
+        # each base's before-pages is the patch just before the one that moves the storage
         table = (h.ROOT / "qemu/targets.conf").read_text()
-        self.assertEqual(h.load_table(table)[3]["6.1"]["before_pages"], "0013")
+        for name, base in h.load_table(table)[3].items():
+            nxt = "%04d" % (int(base["before_pages"]) + 1)
+            series = h.ROOT / base["series"]
+            self.assertTrue(list(series.glob(nxt + "-cred-keep-large-group-lists-in-order-0-pages.patch")),
+                            f"{name}: {nxt} is not the pages patch")
 
 
     def test_sign_as_rewrites_author_signoff_and_shortlog(self):
