@@ -207,9 +207,17 @@ def installed_source_version():
     return r.stdout.strip() or "unknown"
 
 
-def series_patches():
-    return sorted(p for p in SERIES.glob("0[0-9][0-9][0-9]-*.patch")
-                  if not p.name.startswith("0000-"))
+def series_patches(series=None):
+    """The patch files in order; 0001 to N, each number once (a file left
+    behind by a renumbering would be applied too)."""
+    patches = sorted(p for p in (series or SERIES).glob("0[0-9][0-9][0-9]-*.patch")
+                     if not p.name.startswith("0000-"))
+    numbers = [p.name[:4] for p in patches]
+    if numbers != ["%04d" % i for i in range(1, len(patches) + 1)]:
+        stray = sorted({n for n in numbers if numbers.count(n) > 1}) or numbers
+        raise Failure(f"{series or SERIES}: the patches must be numbered 0001-{len(patches):04d} "
+                      f"once each; look at {', '.join(stray[:4])}")
+    return patches
 
 
 def cover_letter():

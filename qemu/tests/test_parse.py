@@ -164,6 +164,20 @@ class Rules(unittest.TestCase):
                             f"{name}: {nxt} is not the pages patch")
 
 
+    def test_series_numbers_each_patch_once(self):
+        with tempfile.TemporaryDirectory() as d:
+            d = Path(d)
+            for name in ("0000-cover-letter.patch", "0001-a.patch", "0002-b.patch"):
+                (d / name).write_text("")
+            self.assertEqual([p.name for p in h.series_patches(d)], ["0001-a.patch", "0002-b.patch"])
+            (d / "0002-old-b.patch").write_text("")      # left behind by a renumbering
+            with self.assertRaises(h.Failure) as e:
+                h.series_patches(d)
+            self.assertIn("0002", str(e.exception))
+            (d / "0002-old-b.patch").unlink()
+            (d / "0004-d.patch").write_text("")          # a gap
+            self.assertRaises(h.Failure, h.series_patches, d)
+
     def test_sign_as_rewrites_author_signoff_and_shortlog(self):
         cover = ("From: Harness Dev <dev@example.org>\n\nblurb\n\n"
                  "Harness Dev (19):\n  cred: one\n\n"
