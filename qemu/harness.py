@@ -87,8 +87,10 @@ def package_of(tool):
     return PACKAGE_OF.get(tool) or (f"gcc-{m.group(1)}" if m else tool)
 
 
-def sh(cmd, log=None, cwd=None, env=None, check=True):
-    """Run cmd; verbose output goes to log (appended), the tail is shown on failure."""
+def sh(cmd, log=None, cwd=None, env=None, check=True, progress=None, every=60):
+    """Run cmd; verbose output goes to log (appended), the tail is shown on failure.
+    With a log and progress, progress(seconds, new log text) is printed every
+    `every` seconds while cmd runs."""
     full_env = dict(os.environ, **(env or {}))
     if log is None:
         r = subprocess.run(cmd, cwd=cwd, env=full_env, text=True,
@@ -99,7 +101,17 @@ def sh(cmd, log=None, cwd=None, env=None, check=True):
         with open(log, "a") as f:
             f.write(f"$ {' '.join(shlex.quote(str(c)) for c in cmd)}\n")
             f.flush()
-            r = subprocess.run(cmd, cwd=cwd, env=full_env, stdout=f, stderr=subprocess.STDOUT)
+            start, t0 = f.tell(), time.monotonic()
+            p = subprocess.Popen(cmd, cwd=cwd, env=full_env, stdout=f, stderr=subprocess.STDOUT)
+            while True:
+                try:
+                    p.wait(timeout=every if progress else None)
+                    break
+                except subprocess.TimeoutExpired:
+                    with open(log, errors="replace") as g:
+                        g.seek(start)
+                        print(progress(time.monotonic() - t0, g.read()), flush=True)
+            r = subprocess.CompletedProcess(cmd, p.returncode)
         out = None
     if check and r.returncode:
         tail = out if out is not None else log.read_text(errors="replace")
@@ -386,11 +398,34 @@ def kunit_expected(kernel, target, image):
 
 # ---------------------------------------------------------------- kernels
 
+BUILD_STEP = re.compile(r"^  (CC|AS|LD|AR|OBJCOPY|HOSTCC|CPP|GEN|UPD)\b.*$", re.M)
+
+
+def build_progress(steps_before):
+    """A line saying how far a kernel build is: the steps (CC, LD, ...) it
+    has printed, against the last complete build's count when there was one."""
+    def line(seconds, text):
+        done = len(BUILD_STEP.findall(text))
+        of = f" of about {steps_before}" if steps_before else ""
+        return f"  kernel: {seconds / 60:.0f} min, build steps: {done}{of}"
+    return line
+
+
 def kmake(tree, out, t, *args, log):
     cmd = ["make", "-C", tree, f"O={out}", f"ARCH={t['karch']}", f"-j{JOBS}"]
     if t["cross"]:
         cmd.append(f"CROSS_COMPILE={t['cross']}")
-    return sh(cmd + list(args), log)
+    # the step count of the last complete run of these targets, for the progress line
+    count = Path(out) / f".harness-steps-{digest(*args)[:12]}"
+    before = int(count.read_text()) if count.exists() else 0
+    offset = log.stat().st_size if log.exists() else 0
+    r = sh(cmd + list(args), log, progress=build_progress(before))
+    with open(log, errors="replace") as f:
+        f.seek(offset)
+        steps = len(BUILD_STEP.findall(f.read()))
+    if steps > 100 and Path(out).is_dir():      # a build, not a make that had nothing to do
+        count.write_text(str(steps))
+    return r
 
 
 def parse_fragment(path):

@@ -178,6 +178,19 @@ class Rules(unittest.TestCase):
             (d / "0004-d.patch").write_text("")          # a gap
             self.assertRaises(h.Failure, h.series_patches, d)
 
+    def test_long_commands_report_progress(self):
+        with tempfile.TemporaryDirectory() as d:
+            log = Path(d) / "build.log"
+            script = "echo '  CC      a.o'; sleep 0.5; echo '  CC      b.o'; echo '  LD      vmlinux'; sleep 0.5"
+            with mock.patch("builtins.print") as shown:
+                h.sh(["sh", "-c", script], log, progress=h.build_progress(10), every=0.3)
+            lines = [c.args[0] for c in shown.call_args_list]
+            self.assertGreaterEqual(len(lines), 2)
+            self.assertRegex(lines[0], r"^  kernel: 0 min, build steps: 1 of about 10$")
+            self.assertRegex(lines[-1], r"^  kernel: 0 min, build steps: 3 of about 10$")
+            self.assertIn("  LD      vmlinux", log.read_text())
+        self.assertEqual(h.build_progress(0)(125, "  CC x\n"), "  kernel: 2 min, build steps: 1")
+
     def test_sign_as_rewrites_author_signoff_and_shortlog(self):
         cover = ("From: Harness Dev <dev@example.org>\n\nblurb\n\n"
                  "Harness Dev (19):\n  cred: one\n\n"
