@@ -54,6 +54,8 @@ help:
 	@echo "                 selftests, fault injection, concurrency, leak scan (ARCH=...)"
 	@echo "make check-mutants  each broken variant in robust/mutants/ must be caught by"
 	@echo "                 check, check-differential or check-debug (ALL=1: by each)"
+	@echo "                 FAST=1: 40+10 mutants of the series' lines made by rule, against"
+	@echo "                 KUnit on UML (kunit.py) or the x86_64 suite (LIMIT=, SUITE_LIMIT=; 0: all)"
 	@echo "make check-kcsan  the patched x86_64 kernel with KCSAN, 2 vCPUs: the stress program"
 	@echo "make check-differential  a seeded random sequence of group calls under every ABI,"
 	@echo "                 checked against a model of 6.1; vanilla and patched digests agree"
@@ -107,7 +109,8 @@ check-debug: deps
 
 check-mutants: deps
 	@python3 qemu/robust.py check-mutants $(if $(ALL),--all) $(if $(CHECKS),--checks $(CHECKS)) \
-		$(MUTANTS)
+		$(if $(FAST),--fast $(if $(LIMIT),--limit $(LIMIT)) \
+		$(if $(SUITE_LIMIT),--suite-limit $(SUITE_LIMIT))) $(MUTANTS)
 
 check-kcsan: deps
 	@python3 qemu/robust.py check-kcsan

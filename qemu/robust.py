@@ -24,6 +24,8 @@ suite, by the differential test, or by the debug kernel, tried in that
 order on x86_64 (--all: all three; --checks: only these); the results name
 what caught it.
 
+check-mutants --fast: see qemu/mutate.py.
+
 check-differential: robust/groups_diff.c runs the same seeded random
 sequence of group operations under every ABI of each target, on the vanilla
 and on the patched kernel; it checks each result against a model of 6.1 and
@@ -36,6 +38,7 @@ import time
 from pathlib import Path
 
 import harness as h
+import mutate
 
 # What the console of a debug kernel must show: the facilities were on.
 DEBUG_ON = {
@@ -190,6 +193,8 @@ def failed(results):
 
 
 def cmd_mutants(args):
+    if args.fast:
+        return mutate.cmd_fast(args.limit, args.suite_limit, args.names)
     t0 = time.monotonic()
     target = "x86_64"
     names = args.names or sorted(p.stem for p in h.MUTANTS.glob("*.patch"))
@@ -243,7 +248,14 @@ def main():
     p.add_argument("--all", action="store_true", help="run all three checks on every mutant")
     p.add_argument("--checks", default=",".join(MUTANT_CHECKS),
                    help="the checks to try, of " + ",".join(MUTANT_CHECKS))
-    p.add_argument("names", nargs="*", help="mutants (robust/mutants/NAME.patch); default all")
+    p.add_argument("--fast", action="store_true",
+                   help="mutants of the series' lines made by rule, against KUnit on UML")
+    p.add_argument("--limit", type=int, default=40,
+                   help="--fast: mutants KUnit can reach (0: all)")
+    p.add_argument("--suite-limit", type=int, default=10,
+                   help="--fast: mutants only the selftests reach (0: all)")
+    p.add_argument("names", nargs="*", help="mutants (robust/mutants/NAME.patch, or with "
+                   "--fast the ids of its table); default all")
     p.set_defaults(fn=cmd_mutants)
     p = sub.add_parser("check-differential")
     p.add_argument("--seed", type=int, default=DIFF_SEED)

@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: GPL-2.0
+"""make check-mutants FAST=1: the mutants made by rule, and the choice among them.
+
+python3 -m unittest discover -s qemu/tests   (make check runs these first)
+"""
+
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import mutate  # noqa: E402
+
+SOURCE = """\
+#define GROUPS_SORT_SMALL	64
+static const int ngroups_max_max = 65536;
+
+static int groups_sorted(const struct group_info *gi)
+{
+	unsigned int i;
+
+	for (i = 1; i < gi->ngroups; i++)
+		if (gid_lt(group_info_gid(gi, i), group_info_gid(gi, i - 1)))
+			return false;	/* a < b */
+	return true;
+}
+
+static const int ngroups_max_min = 8;
+
+SYSCALL_DEFINE2(setgroups, int, gidsetsize, gid_t __user *, grouplist)
+{
+	group_info = groups_alloc(gidsetsize);
+	__group_info_blocks(gi)[b] =
+		(kgid_t *)__get_free_page(GFP_KERNEL_ACCOUNT);
+	if (!gid_eq(grp, cred->fsgid))
+		retval = 1;
+}
+"""
+
+
+def rules(line, prev=""):
+    return [(r, new.strip()) for r, new in mutate.line_mutants(line, prev)]
+
+
+class Rules(unittest.TestCase):
+    def test_comparison_gid_constant_arith_negate(self):
+        got = rules("\t\tif (gid_lt(group_info_gid(gi, i), group_info_gid(gi, i - 1)))")
+        self.assertIn(("gid", "if (gid_gt(group_info_gid(gi, i), group_info_gid(gi, i - 1)))"),
+                      got)
+        self.assertIn(("const", "if (gid_lt(group_info_gid(gi, i), group_info_gid(gi, i - 2)))"),
+                      got)
+        self.assertIn(("arith", "if (gid_lt(group_info_gid(gi, i), group_info_gid(gi, i + 1)))"),
+                      got)
+        self.assertIn(("negate",
+                       "if (!(gid_lt(group_info_gid(gi, i), group_info_gid(gi, i - 1))))"), got)
+        got = rules("\tfor (i = 1; i < gi->ngroups; i++)")
+        self.assertIn(("cmp", "for (i = 1; i <= gi->ngroups; i++)"), got)
+        self.assertNotIn("cmp", [r for r, new in got if "->=" in new or "-=" in new])
+
+    def test_gid_eq_negated_and_back(self):
+        self.assertIn(("gid", "if (gid_eq(grp, cred->fsgid))"),
+                      rules("\tif (!gid_eq(grp, cred->fsgid))"))
+        self.assertIn(("gid", "return !gid_eq(gids[i], grp);"),
+                      rules("\treturn gid_eq(gids[i], grp);"))
+
+    def test_comments_declarations_and_octal_are_left_alone(self):
+        self.assertEqual(rules("\t/* for (i = 0; i < n; i++) */"), [])
+        self.assertEqual(rules("\t * from i < n to the end of the block"), [])
+        self.assertEqual([r for r, _ in rules("\t\treturn false;\t/* a < b */")], [])
+        self.assertNotIn("drop", [r for r, _ in rules("\tunsigned int i = 0;")])
+        self.assertEqual(rules("\t\t.mode\t\t= 0644,"), [])
+
+    def test_drop_only_a_whole_statement(self):
+        self.assertIn(("drop", ";"), rules("\tgroup_info = groups_alloc(gidsetsize);", "{"))
+        # the second line of a statement is not one
+        self.assertNotIn("drop", [r for r, _ in rules(
+            "\t\t(kgid_t *)__get_free_page(GFP_KERNEL_ACCOUNT);",
+            "\t__group_info_blocks(gi)[b] =")])
+        self.assertIn(("drop", ";"), rules("\t\tretval = 1;", "\tif (!gid_eq(grp, x))"))
+
+    def test_define_constant(self):
+        self.assertEqual(rules("#define GROUPS_SORT_SMALL\t64"),
+                         [("const", "#define GROUPS_SORT_SMALL\t65")])
+
+
+class Mutants(unittest.TestCase):
+    def test_functions_ids_and_what_is_outside_functions(self):
+        added = set(range(1, SOURCE.count("\n") + 1))
+        ms = mutate.mutants_of(SOURCE, added, "kernel/groups.c")
+        funcs = {m["function"] for m in ms}
+        self.assertEqual(funcs, {"GROUPS_SORT_SMALL", "groups_sorted", "setgroups"})
+        # between two functions is in neither (the sysctl's table and limits)
+        for between in ("static const int ngroups_max_max = 65536;",
+                        "static const int ngroups_max_min = 8;"):
+            self.assertNotIn(SOURCE.split("\n").index(between) + 1, [m["line"] for m in ms])
+        ids = [m["id"] for m in ms]
+        self.assertEqual(len(ids), len(set(ids)))
+        self.assertIn("groups.c:groups_sorted:cmp1", ids)
+        for m in ms:        # each changes exactly its own line
+            self.assertEqual(SOURCE.split("\n")[m["line"] - 1], m["old"])
+            self.assertNotEqual(m["old"], m["new"])
+
+    def test_pick_spreads_over_functions_and_rules(self):
+        ms = [{"id": f"{f}:{r}{k}", "function": f, "rule": r, "path": "p", "line": i}
+              for i, (f, r, k) in enumerate((f, r, k) for f in "abc" for r in ("cmp", "drop")
+                                            for k in range(5))]
+        got = mutate.pick(ms, 6)
+        self.assertEqual(sorted((m["function"], m["rule"]) for m in got),
+                         [(f, r) for f in "abc" for r in ("cmp", "drop")])
+        self.assertEqual(len(mutate.pick(ms, 0)), len(ms))
+
+
+if __name__ == "__main__":
+    unittest.main()
