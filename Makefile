@@ -35,7 +35,7 @@ CROSS_PACKAGES := gcc-powerpc64le-linux-gnu gcc-s390x-linux-gnu gcc-riscv64-linu
 	gcc-mips-linux-gnu gcc-sparc64-linux-gnu gcc-m68k-linux-gnu gcc-sh4-linux-gnu \
 	gcc-alpha-linux-gnu gcc-hppa-linux-gnu
 
-.PHONY: help deps tree build run guest-run check check-debug check-kcsan check-mutants check-differential bench \
+.PHONY: help deps tree build run guest-run check kunit check-debug check-kcsan check-mutants check-differential bench \
 	bench-lookups bench-native bench-frag \
 	export series-check send-email-dry-run clean distclean
 
@@ -50,6 +50,8 @@ help:
 	@echo "                 (TARGETS=\"...\" and KERNEL=vanilla narrow or switch it)"
 	@echo "make guest-run   run your static program in a guest:"
 	@echo "                 PROG=/path ARGS=\"...\" OVERLAY=/dir ARCH=... KERNEL=... TIMEOUT=s"
+	@echo "make kunit       the KUnit suites through the kernel's tools/testing/kunit/kunit.py"
+	@echo "                 (kernel/groups.kunitconfig) under QEMU: KUNIT_ARCHS=\"x86_64 arm64\" or um"
 	@echo "make check-debug the patched kernel with KASAN, UBSAN, KFENCE, kmemleak, lockdep:"
 	@echo "                 selftests, fault injection, concurrency, leak scan (ARCH=...)"
 	@echo "make check-mutants  each broken variant in robust/mutants/ must be caught by"
@@ -106,6 +108,9 @@ check: deps
 
 check-debug: deps
 	@python3 qemu/robust.py check-debug --target $(ARCH)
+
+kunit: deps
+	@python3 qemu/kunit_tool.py $(if $(KUNIT_ARCHS),$(KUNIT_ARCHS),x86_64 arm64)
 
 check-mutants: deps
 	@python3 qemu/robust.py check-mutants $(if $(ALL),--all) $(if $(CHECKS),--checks $(CHECKS)) \

@@ -25,14 +25,13 @@ import time
 from pathlib import Path
 
 import harness as h
+import kunit_tool
 
 FILES = ("kernel/groups.c", "kernel/cred.c", "kernel/uid16.c")
 # What the KUnit suites cannot reach: user copies, syscalls, the sysctl
 SUITE_ONLY = re.compile(r"^(groups_to_user|groups_from_user|groups16_\w+|getgroups16?|"
                         r"setgroups16?|ngroups_limit|may_setgroups|in_e?group_p)$")
 EQUIVALENT = h.ROOT / "robust/mutants/equivalent.txt"
-KUNITCONFIG = "kernel/groups.kunitconfig"
-KUNIT_TIMEOUT = 300
 
 FLIP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
 CMP = re.compile(r"(?<![<>=!\-])(<=|>=|==|!=|<|>)(?![<>=])")
@@ -213,20 +212,8 @@ def mutants_tree():
 
 def run_kunit(tree, log):
     """KUnit on UML: ("pass", []), ("fail", failed tests) or ("build", why)."""
-    cmd = ["python3", "tools/testing/kunit/kunit.py", "run", "--kunitconfig", KUNITCONFIG,
-           "--build_dir", str(h.BUILD / "out/kunit-um"), f"--jobs={h.JOBS}",
-           f"--timeout={KUNIT_TIMEOUT}"]
-    r = subprocess.run(cmd, cwd=tree, capture_output=True, text=True)
-    log.write_text(r.stdout + r.stderr)
-    if "Testing complete" not in r.stdout:
-        if re.search(r"error:|Build failed|make.*Error", r.stdout + r.stderr):
-            return "build", ["does not build"]
-        return "fail", ["no KUnit result (crash or timeout)"]
-    failed = sorted(set(re.findall(r"\[FAILED\] (groups_\w+)", r.stdout)))
-    crashed = "[CRASHED]" in r.stdout
-    if r.returncode == 0 and not failed and not crashed:
-        return "pass", []
-    return "fail", ["KUnit " + t for t in failed] or ["KUnit crashed"]
+    state, why, _ = kunit_tool.run(tree, "um", log)
+    return state, why
 
 
 def run_suite(tree, job):

@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+"""make kunit: the series' KUnit suites through the kernel's own
+tools/testing/kunit/kunit.py, with the series' kernel/groups.kunitconfig, as a
+maintainer runs them: under QEMU for x86_64 and arm64 (kunit.py's own QEMU
+configurations), or on UML.  Each architecture builds in
+build/out/kunit-<arch>.  make check's at-boot KUnit (in the harness's own
+kernels) is apart from this.
+"""
+
+import argparse
+import re
+import subprocess
+import time
+
+import harness as h
+
+KUNITCONFIG = "kernel/groups.kunitconfig"
+# kunit.py's --arch for a target of targets.conf, and UML's
+ARCHS = {"um": "um", "x86_64": "x86_64", "arm64": "arm64"}
+
+
+def kunit_cmd(arch, timeout=300):
+    """The kunit.py command line for arch (um, x86_64 or arm64)."""
+    cmd = ["python3", "tools/testing/kunit/kunit.py", "run", "--kunitconfig", KUNITCONFIG,
+           "--build_dir", str(h.BUILD / f"out/kunit-{arch}"), f"--jobs={h.JOBS}",
+           f"--timeout={timeout}"]
+    if arch != "um":
+        cmd.append(f"--arch={h.TARGETS[arch]['karch']}")
+        if h.TARGETS[arch]["cross"]:
+            cmd.append(f"--cross_compile={h.TARGETS[arch]['cross']}")
+    return cmd
+
+
+def verdict(output, returncode):
+    """("pass", [], counts), ("fail", what failed, counts) or ("build", why, None)
+    from kunit.py's output; counts is (ran, passed)."""
+    m = re.search(r"Ran (\d+) tests?: passed: (\d+)", output)
+    if "Testing complete" not in output or not m:
+        if re.search(r"error:|Build failed|make.*Error|ERROR:.*build", output):
+            return "build", ["does not build"], None
+        return "fail", ["no KUnit result (crash or timeout)"], None
+    counts = (int(m.group(1)), int(m.group(2)))
+    failed = sorted(set(re.findall(r"\[FAILED\] (groups_\w+)", output)))
+    crashed = "[CRASHED]" in output
+    if returncode == 0 and not failed and not crashed and counts[0] == counts[1]:
+        return "pass", [], counts
+    return "fail", ["KUnit " + t for t in failed] or ["KUnit crashed"], counts
+
+
+def run(tree, arch, log, timeout=300):
+    """kunit.py in tree for arch; the verdict, and its output in log."""
+    r = subprocess.run(kunit_cmd(arch, timeout), cwd=tree, capture_output=True, text=True)
+    log.write_text(r.stdout + r.stderr)
+    return verdict(r.stdout + r.stderr, r.returncode)
+
+
+def cmd_kunit(args):
+    t0, results = time.monotonic(), []
+    tree = h.ensure_patched()
+    for arch in args.archs:
+        start = time.monotonic()
+        log = h.BUILD / f"logs/kunit-{arch}.log"
+        h.progress(f"kunit: {' '.join(kunit_cmd(arch))} (in {h.shown(tree)}; log: "
+                   f"{h.shown(log)})")
+        state, why, counts = run(tree, arch, log)
+        detail = (f"{counts[1]} of {counts[0]} passed" if counts else "") + \
+            ("; " + ", ".join(why) if why else "")
+        results.append((f"kunit: {arch}", "pass" if state == "pass" else "fail", detail))
+        h.progress(f"kunit: {arch}: {detail}", start)
+    print(h.result_lines(results), end="")
+    return h.conclude("kunit", results, t0)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("archs", nargs="*", default=["x86_64", "arm64"], choices=list(ARCHS))
+    ap.set_defaults(fn=cmd_kunit)
+    h.dispatch(ap)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+"""make kunit and the fast mutants: kunit.py's command and its verdict, on
+recorded output of the series' suites on UML.
+
+python3 -m unittest discover -s qemu/tests   (make check runs these first)
+"""
+
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import kunit_tool  # noqa: E402
+
+DATA = Path(__file__).resolve().parent.parent / "testdata"
+
+
+class Verdict(unittest.TestCase):
+    def test_all_passed(self):
+        out = (DATA / "kunit-tool-pass.log").read_text()
+        self.assertEqual(kunit_tool.verdict(out, 0), ("pass", [], (208, 208)))
+
+    def test_failed_suites_are_named(self):
+        out = (DATA / "kunit-tool-fail.log").read_text()
+        state, why, counts = kunit_tool.verdict(out, 1)
+        self.assertEqual(state, "fail")
+        self.assertEqual(why, ["KUnit groups_test_search", "KUnit groups_test_search_duplicates",
+                               "KUnit groups_test_search_unsorted_call"])
+        self.assertLess(counts[1], counts[0])
+
+    def test_a_non_zero_exit_is_never_a_pass(self):
+        out = (DATA / "kunit-tool-pass.log").read_text()
+        self.assertEqual(kunit_tool.verdict(out, 1)[0], "fail")
+
+    def test_no_result_is_a_crash_or_a_build_error(self):
+        out = (DATA / "kunit-tool-pass.log").read_text()
+        cut = out[:out.index("Testing complete")]
+        self.assertEqual(kunit_tool.verdict(cut, 1)[0], "fail")
+        self.assertEqual(kunit_tool.verdict(
+            "kernel/groups.c:300:1: error: expected ';'\nmake[2]: *** Error 1", 1)[0], "build")
+
+
+class Command(unittest.TestCase):
+    def test_qemu_arches_cross_compile_uml_does_not(self):
+        arm = kunit_tool.kunit_cmd("arm64")
+        self.assertIn("--arch=arm64", arm)
+        self.assertTrue(any(a.startswith("--cross_compile=aarch64-linux-gnu") for a in arm))
+        self.assertIn("kernel/groups.kunitconfig", arm)
+        self.assertFalse(any(a.startswith(("--arch", "--cross")) for a in kunit_tool.kunit_cmd("um")))
+        self.assertIn("--arch=x86_64", kunit_tool.kunit_cmd("x86_64"))
+
+
+if __name__ == "__main__":
+    unittest.main()
