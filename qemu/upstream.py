@@ -93,11 +93,9 @@ def check_bisect(results, only=None, boot=True, start=None):
                   h.with_base([h.ROOT / "kconfig/nomultiuser.config"])))
     for i, p in enumerate([None] + patches):
         if p is not None:
-            r = subprocess.run(["git", "am", "-3", "-q", p], cwd=tree, capture_output=True,
-                               text=True, env=dict(os.environ, GIT_COMMITTER_NAME="harness",
-                                                   GIT_COMMITTER_EMAIL="harness@localhost"))
-            if r.returncode:
-                results.append((f"bisect: {p.name} applies", "fail", r.stderr.strip()[:200]))
+            log = h.BUILD / "logs/bisect-am.log"
+            if not h.git_am(tree, p, log):
+                results.append((f"bisect: {p.name} applies", "fail", f"see {log}"))
                 return
         label = p.name[:4] if p else "base"
         last = p is not None and p == patches[-1]

@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The checks of make check besides the guests: the harness's own unit tests,
+selftests/ against what the series adds, and checkpatch.pl --strict.
+"""
+
+import re
+import subprocess
+import unittest
+
+from config import ROOT
+from trees import ensure_patched, ensure_vanilla, series_patches
+
+
+def check_selftests_sync():
+    """selftests/ must be what the series adds under tools/testing/selftests/groups/."""
+    intree = ensure_patched() / "tools/testing/selftests/groups"
+    if not intree.exists():
+        return [("selftests/ = tools/testing/selftests/groups/", "skip",
+                 "the series does not add tools/testing/selftests/groups/ yet")]
+    ours = {p.relative_to(ROOT / "selftests") for p in (ROOT / "selftests").rglob("*") if p.is_file()}
+    theirs = {p.relative_to(intree) for p in intree.rglob("*") if p.is_file()}
+    diff = sorted(str(p) for p in ours ^ theirs)
+    diff += sorted(str(p) for p in ours & theirs
+                   if (ROOT / "selftests" / p).read_bytes() != (intree / p).read_bytes())
+    return [("selftests/ = tools/testing/selftests/groups/", "fail" if diff else "pass",
+             ("differ: " + ", ".join(diff)) if diff else "")]
+
+
+MAINTAINERS_QUESTION = "WARNING: added, moved or deleted file(s), does MAINTAINERS need updating?"
+
+
+def snippet_covers(path, snippet):
+    """Whether an F: line of MAINTAINERS.snippet's text names the file (or its directory)."""
+    pats = [x.split("\t", 1)[1] for x in snippet.splitlines() if x.startswith("F:\t")]
+    return any(path == f or (f.endswith("/") and path.startswith(f)) for f in pats)
+
+
+def checkpatch_findings(out, patch="", snippet=""):
+    """What checkpatch --strict reported: its ERROR, WARNING and CHECK lines.  Its
+    question whether MAINTAINERS needs updating is answered, not reported, when
+    MAINTAINERS.snippet (the entry the series proposes instead of adding one)
+    names every file the patch adds."""
+    added = re.findall(r"^diff --git a/\S+ b/(\S+)\nnew file mode", patch, re.M)
+    answered = bool(added) and all(snippet_covers(f, snippet) for f in added)
+    return [x for x in out.splitlines() if x.startswith(("ERROR:", "WARNING:", "CHECK:"))
+            and not (answered and x == MAINTAINERS_QUESTION)]
+
+
+def check_checkpatch():
+    tree = ensure_vanilla()
+    results = []
+    for p in series_patches():
+        # From stdin: run on a file that git tracks, checkpatch checks it as source.
+        out = subprocess.run(["perl", tree / "scripts/checkpatch.pl", "--strict", "--no-tree",
+                              "-q", "-"], stdin=open(p), capture_output=True, text=True).stdout
+        bad = checkpatch_findings(out, p.read_text(), (ROOT / "MAINTAINERS.snippet").read_text())
+        results.append((f"checkpatch --strict {p.name}", "fail" if bad else "pass",
+                        "; ".join(bad[:3])))
+    return results
+
+
+def check_harness():
+    """qemu/tests/: the harness's own unit tests (its parser on recorded logs), a result each."""
+    def each(suite):
+        for t in suite:
+            yield from each(t) if isinstance(t, unittest.TestSuite) else [t]
+    tests = list(each(unittest.defaultTestLoader.discover(str(ROOT / "qemu/tests"))))
+    r = unittest.TestResult()
+    unittest.TestSuite(tests).run(r)
+    why = {t.id(): ("fail", tb.strip().splitlines()[-1]) for t, tb in r.failures + r.errors}
+    why.update({t.id(): ("skip", reason) for t, reason in r.skipped})
+    return [(f"harness: unit tests: {t.id()}", *why.get(t.id(), ("pass", "")))
+            for t in tests]

@@ -1,0 +1,215 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The harness's settings: qemu/targets.conf read into TARGETS, COMPILE and
+BASES; the base that BASE (environment; make BASE=...) picks, and its build
+directory; and the few helpers every module uses (progress lines, running a
+command with its log, digests and stamps).
+"""
+
+import hashlib
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+JOBS = str(os.cpu_count() or 2)
+
+
+GIT_ID = {
+    "GIT_AUTHOR_NAME": "Debian linux-source", "GIT_AUTHOR_EMAIL": "base@localhost",
+    "GIT_COMMITTER_NAME": "harness", "GIT_COMMITTER_EMAIL": "harness@localhost",
+    "GIT_AUTHOR_DATE": "2000-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2000-01-01T00:00:00Z",
+}
+
+
+KERNEL_NAME = re.compile(r"patched|vanilla|upto-\d{4}|mutant-[\w-]+")
+
+
+MUTANTS = ROOT / "robust/mutants"
+
+
+# The Debian package of a tool, where it is not the tool's name ("X-gcc" is gcc-X).
+PACKAGE_OF = {"qemu-system-x86_64": "qemu-system-x86", "qemu-system-aarch64": "qemu-system-arm",
+              "gnuplot": "gnuplot-nox"}
+
+
+MARK = "# harness: "
+
+
+MARKER = re.compile(rf"^{MARK}(begin|end) (\S+) ?(.*)$")     # /init's program markers
+
+
+# The identity the repository's patches carry until their sender exports
+# them: nobody can sign off (DCO) as it.
+PLACEHOLDER = "Harness Dev <dev@example.org>"
+
+
+# Mail domains that are nobody's (RFC 2606, RFC 6761)
+RESERVED_DOMAIN = re.compile(r"(^|\.)(example(\.(com|net|org))?|invalid|test|localhost)$", re.I)
+
+
+TEST_TIMEOUT = int(os.environ.get("TEST_TIMEOUT", 600))    # seconds per test program
+
+
+class Failure(Exception):
+    pass
+
+
+def progress(what, start=None):
+    took = f" ({time.monotonic() - start:.0f}s)" if start is not None else ""
+    print(f"  {what}{took}", flush=True)
+
+
+def shown(path):
+    """A path as the user typed it: relative to the repository if it is inside."""
+    path = Path(path)
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+
+
+def package_of(tool):
+    m = re.fullmatch(r"(.+)-gcc", tool)
+    return PACKAGE_OF.get(tool) or (f"gcc-{m.group(1)}" if m else tool)
+
+
+def sh(cmd, log=None, cwd=None, env=None, check=True, progress=None, every=60):
+    """Run cmd; verbose output goes to log (appended), the tail is shown on failure.
+    With a log and progress, progress(seconds, new log text) is printed every
+    `every` seconds while cmd runs."""
+    full_env = dict(os.environ, **(env or {}))
+    if log is None:
+        r = subprocess.run(cmd, cwd=cwd, env=full_env, text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        out = r.stdout
+    else:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with open(log, "a") as f:
+            f.write(f"$ {' '.join(shlex.quote(str(c)) for c in cmd)}\n")
+            f.flush()
+            start, t0 = f.tell(), time.monotonic()
+            p = subprocess.Popen(cmd, cwd=cwd, env=full_env, stdout=f, stderr=subprocess.STDOUT)
+            while True:
+                try:
+                    p.wait(timeout=every if progress else None)
+                    break
+                except subprocess.TimeoutExpired:
+                    with open(log, errors="replace") as g:
+                        g.seek(start)
+                        print(progress(time.monotonic() - t0, g.read()), flush=True)
+            r = subprocess.CompletedProcess(cmd, p.returncode)
+        out = None
+    if check and r.returncode:
+        tail = out if out is not None else log.read_text(errors="replace")
+        tail = "\n".join(tail.splitlines()[-40:])
+        where = f" (log: {log})" if log else ""
+        raise Failure(f"command failed{where}: {' '.join(map(str, cmd))}\n{tail}")
+    return r if log is not None else out
+
+
+def digest(*parts):
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p if isinstance(p, bytes) else str(p).encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def stamp_ok(path, value):
+    return path.exists() and path.read_text() == value
+
+
+def write_stamp(path, value):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(value)
+
+
+# The fields of each kind of row of targets.conf, after the kind; a target's
+# boot arguments may be several words
+ROW_FIELDS = {
+    "target": "name karch cross qemu machine cpu console image abis fragments bootargs",
+    "abi": "name cc flags",
+    "compile": "name karch cross defconfig",
+    "base": "name package series build before-pages",
+}
+
+
+def load_table(text=None):
+    """targets.conf: the kernel targets, the user-space ABIs, the compile-only targets,
+    the bases."""
+    targets, abis, compile_only, bases = {}, {}, [], {}
+    if text is None:
+        text = (ROOT / "qemu/targets.conf").read_text()
+    for n, line in enumerate(text.splitlines(), 1):
+        f = line.split()
+        if not f or f[0].startswith("#"):
+            continue
+        want = ROW_FIELDS.get(f[0], "").split()
+        if not want or len(f) - 1 < len(want):
+            raise Failure(f"qemu/targets.conf line {n}: " +
+                          (f"a {f[0]} row has {len(want)} fields ({' '.join(want)}), "
+                           f"this one {len(f) - 1}" if want else
+                           f"unknown row kind {f[0]!r} (one of {', '.join(ROW_FIELDS)})"))
+        if f[0] == "target":
+            keys = ["name", "karch", "cross", "qemu", "machine", "cpu", "console",
+                    "image", "abis", "fragments", "bootargs"]
+            t = dict(zip(keys, f[1:]))
+            t["bootargs"] = "" if f[11:] == ["-"] else " ".join(f[11:])
+            t["cross"] = "" if t["cross"] == "-" else t["cross"]
+            t["abis"] = t["abis"].split(",")
+            t["fragments"] = t["fragments"].split(",")
+            targets[t["name"]] = t
+        elif f[0] == "abi":
+            abis[f[1]] = {"cc": f[2], "cflags": [] if f[3] == "-" else f[3:]}
+        elif f[0] == "compile":
+            compile_only.append((f[1], f[2], "" if f[3] == "-" else f[3],
+                                 "" if f[4] == "-" else f[4]))
+        elif f[0] == "base":
+            bases[f[1]] = {"package": f[2], "series": ROOT if f[3] == "." else ROOT / f[3],
+                           "build": ROOT / ("build" if f[4] == "." else f[4]),
+                           "before_pages": f[5]}
+    return targets, abis, compile_only, bases
+
+
+try:
+    TARGETS, ABIS, COMPILE, BASES = load_table()
+except Failure as e:
+    sys.exit(f"harness: {e}")
+
+
+# The kernel base (make BASE=...; the first row of targets.conf by default):
+# its Debian source package, its series, its build directory.
+BASE = os.environ.get("BASE") or next(iter(BASES))
+
+
+_base = BASES.get(BASE, next(iter(BASES.values())))   # an unknown BASE fails in check_args()
+
+
+SOURCE_PKG = _base["package"]
+
+
+TARBALL = Path(f"/usr/src/{SOURCE_PKG}.tar.xz")
+
+
+SERIES = _base["series"]
+
+
+BUILD = Path(os.environ.get("BUILD") or _base["build"])
+
+
+# the last patch before the storage moves to pages
+BEFORE_PAGES = _base["before_pages"]
+
+
+def base_arg():
+    """ BASE=<base> for a command line shown in a report, or nothing for the default"""
+    return "" if BASE == next(iter(BASES)) else f" BASE={BASE}"
+
+
+def results_of(job):
+    """Where a job's console.log and summary.txt go, as the messages show it"""
+    return shown(BUILD / "results" / job)
