@@ -73,11 +73,10 @@ UNITS = {"mem_measured": "bytes", "mem_peak": "bytes", "mem_freed": "bytes",
 # SLUB in 6.1 (include/linux/slab.h): kmalloc size classes from KMALLOC_MIN_SIZE,
 # powers of two plus 96 and 192, up to KMALLOC_MAX_CACHE_SIZE = 2 * PAGE_SIZE
 # (KMALLOC_SHIFT_HIGH = PAGE_SHIFT + 1); above that kmalloc_large() takes pages of
-# order get_order(size).  KMALLOC_MIN_SIZE is 8 (KMALLOC_SHIFT_LOW 3) unless the
-# architecture sets ARCH_DMA_MINALIGN above 8: arm64 sets 128 in 6.1
-# (arch/arm64/include/asm/cache.h), so its smallest class is 128 and it has no
-# kmalloc-96 or -192 (setup_kmalloc_cache_index_table()).
-KMALLOC_MIN_SIZE = {"x86_64": 8, "arm64": 128}
+# order get_order(size).  KMALLOC_MIN_SIZE (targets.conf's kmalloc-min) is 8
+# (KMALLOC_SHIFT_LOW 3) unless the architecture sets ARCH_DMA_MINALIGN above 8:
+# arm64 sets 128 in 6.1 (arch/arm64/include/asm/cache.h), so its smallest class
+# is 128 and it has no kmalloc-96 or -192 (setup_kmalloc_cache_index_table()).
 # struct group_info: atomic_t usage, int ngroups, then the gids (kgid_t, 4 bytes)
 # or, in the patched kernel's paged lists, the block pointers (8 bytes on the
 # 64-bit kernels this harness builds) and the probe keys (kgid_t)
@@ -382,10 +381,7 @@ def memory_table(target, runs, page):
 
     A failure is a kernel, N and round whose measured figure is more than a page
     away from what the layout must take, or a kernel that measured nothing."""
-    karch = h.TARGETS[target]["karch"]
-    if karch not in KMALLOC_MIN_SIZE:
-        raise h.Failure(f"bench: no KMALLOC_MIN_SIZE known for {karch}")
-    kmin = KMALLOC_MIN_SIZE[karch]
+    kmin = h.TARGETS[target]["kmalloc_min"]
     kernels = list(runs)
     ns = sorted({n for k in kernels for run in runs[k] for (m, n) in run if m == "mem_measured"})
     failures, notes, silent = [], [], set()

@@ -130,10 +130,14 @@ def write_stamp(path, value):
 
 # The fields of each kind of row of targets.conf, after the kind; a target's
 # boot arguments may be several words
+# What a target's and a compile row's checks column may name
+TARGET_CHECKS = ("bisect", "randstruct", "kcsan", "mutants", "differential")
+WARNING_CHECKS = ("W=1", "sparse")
 ROW_FIELDS = {
-    "target": "name karch cross qemu machine cpu console image abis fragments bootargs",
+    "target": "name karch cross qemu machine cpu console image abis fragments kmalloc-min "
+              "checks bootargs",
     "abi": "name cc flags",
-    "compile": "name karch cross defconfig",
+    "compile": "name karch cross defconfig checks",
     "base": "name package series build before-pages",
 }
 
@@ -155,24 +159,55 @@ def load_table(text=None):
                            f"this one {len(f) - 1}" if want else
                            f"unknown row kind {f[0]!r} (one of {', '.join(ROW_FIELDS)})"))
         if f[0] == "target":
-            keys = ["name", "karch", "cross", "qemu", "machine", "cpu", "console",
-                    "image", "abis", "fragments", "bootargs"]
-            t = dict(zip(keys, f[1:]))
-            t["bootargs"] = "" if f[11:] == ["-"] else " ".join(f[11:])
-            t["cross"] = "" if t["cross"] == "-" else t["cross"]
-            t["abis"] = t["abis"].split(",")
-            t["fragments"] = t["fragments"].split(",")
-            targets[t["name"]] = t
+            targets[f[1]] = target_row(f, n)
         elif f[0] == "abi":
             abis[f[1]] = {"cc": f[2], "cflags": [] if f[3] == "-" else f[3:]}
         elif f[0] == "compile":
             compile_only.append((f[1], f[2], "" if f[3] == "-" else f[3],
-                                 "" if f[4] == "-" else f[4]))
+                                 "" if f[4] == "-" else f[4], names(f[5], WARNING_CHECKS, n)))
         elif f[0] == "base":
             bases[f[1]] = {"package": f[2], "series": ROOT if f[3] == "." else ROOT / f[3],
                            "build": ROOT / ("build" if f[4] == "." else f[4]),
                            "before_pages": f[5]}
+    for name, t in targets.items():
+        for abi in t["abis"]:
+            if abi not in abis:
+                raise Failure(f"qemu/targets.conf: target {name}: no abi row {abi!r}")
     return targets, abis, compile_only, bases
+
+
+def names(field, known, n):
+    """A comma-separated column of names from known ("-": none)."""
+    got = [] if field == "-" else field.split(",")
+    unknown = [x for x in got if x not in known]
+    if unknown:
+        raise Failure(f"qemu/targets.conf line {n}: unknown check {unknown[0]!r} "
+                      f"(one of {', '.join(known)})")
+    return got
+
+
+def target_row(f, n):
+    """A kernel target row of targets.conf (its fields f, line n) as a dict."""
+    keys = ROW_FIELDS["target"].split()
+    t = dict(zip(keys, f[1:]))
+    t["bootargs"] = "" if f[len(keys):] == ["-"] else " ".join(f[len(keys):])
+    t["cross"] = "" if t["cross"] == "-" else t["cross"]
+    t["abis"] = t["abis"].split(",")
+    t["fragments"] = t["fragments"].split(",")
+    for frag in t["fragments"]:
+        if not (ROOT / f"kconfig/{frag}.config").exists():
+            raise Failure(f"qemu/targets.conf line {n}: no kconfig/{frag}.config")
+    if not t["kmalloc-min"].isdigit():
+        raise Failure(f"qemu/targets.conf line {n}: kmalloc-min {t['kmalloc-min']!r} "
+                      "is not a number of bytes")
+    t["kmalloc_min"] = int(t.pop("kmalloc-min"))
+    t["checks"] = names(t["checks"], TARGET_CHECKS, n)
+    return t
+
+
+def targets_with(check):
+    """The targets whose checks column names check, in the table's order."""
+    return [name for name, t in TARGETS.items() if check in t["checks"]]
 
 
 try:
@@ -184,23 +219,11 @@ except Failure as e:
 # The kernel base (make BASE=...; the first row of targets.conf by default):
 # its Debian source package, its series, its build directory.
 BASE = os.environ.get("BASE") or next(iter(BASES))
-
-
 _base = BASES.get(BASE, next(iter(BASES.values())))   # an unknown BASE fails in check_args()
-
-
 SOURCE_PKG = _base["package"]
-
-
 TARBALL = Path(f"/usr/src/{SOURCE_PKG}.tar.xz")
-
-
 SERIES = _base["series"]
-
-
 BUILD = Path(os.environ.get("BUILD") or _base["build"])
-
-
 # the last patch before the storage moves to pages
 BEFORE_PAGES = _base["before_pages"]
 

@@ -196,7 +196,7 @@ def cmd_mutants(args):
     if args.fast:
         return mutate.cmd_fast(args.limit, args.suite_limit, args.names)
     t0 = time.monotonic()
-    target = "x86_64"
+    target = h.targets_with("mutants")[0]
     names = args.names or sorted(p.stem for p in h.MUTANTS.glob("*.patch"))
     checks = args.checks.split(",")
     unknown = [c for c in checks if c not in MUTANT_CHECKS]
@@ -241,7 +241,8 @@ def main():
     p.add_argument("--seconds", type=int, default=STRESS_SECONDS)
     p.set_defaults(fn=cmd_debug)
     p = sub.add_parser("check-kcsan")
-    p.add_argument("--target", default="x86_64", choices=["x86_64"])
+    p.add_argument("--target", default=h.targets_with("kcsan")[0],
+                   choices=h.targets_with("kcsan"))
     p.add_argument("--seconds", type=int, default=STRESS_SECONDS)
     p.set_defaults(fn=cmd_kcsan)
     p = sub.add_parser("check-mutants")
@@ -260,7 +261,7 @@ def main():
     p = sub.add_parser("check-differential")
     p.add_argument("--seed", type=int, default=DIFF_SEED)
     p.add_argument("--ops", type=int, default=DIFF_OPS)
-    p.add_argument("targets", nargs="*", default=["x86_64", "arm64"])
+    p.add_argument("targets", nargs="*", default=h.targets_with("differential"))
     p.set_defaults(fn=cmd_differential)
     h.dispatch(ap)
 

@@ -88,8 +88,9 @@ def check_bisect(results, only=None, boot=True, start=None):
     patches = h.series_patches()
     # the harness's kernels as targets.conf configures them (without the
     # patched-only options, which build_at() asks for after each patch)
-    kinds = [(t, t, h.fragments("vanilla", h.TARGETS[t])) for t in ("x86_64", "arm64")]
-    kinds.append(("x86_64-nomultiuser", "x86_64",
+    bisect = h.targets_with("bisect")
+    kinds = [(t, t, h.fragments("vanilla", h.TARGETS[t])) for t in bisect]
+    kinds.append((f"{bisect[0]}-nomultiuser", bisect[0],
                   h.with_base([h.ROOT / "kconfig/nomultiuser.config"])))
     for i, p in enumerate([None] + patches):
         if p is not None:
@@ -137,7 +138,7 @@ def enabled(tree, out, obj):
     return True
 
 
-def objects_warnings(kernel, arch, karch, cross, defconfig, w):
+def objects_warnings(kernel, arch, karch, cross, defconfig, w, strict=False):
     """Compile the touched objects of a tree; return (ok, warning lines)."""
     tree = h.tree_of(kernel)
     out = h.BUILD / "out" / f"objects-{kernel}-{arch}"
@@ -152,7 +153,7 @@ def objects_warnings(kernel, arch, karch, cross, defconfig, w):
                               defconfig or "defconfig", frags, log)
         ignore = ["CONFIG_GROUPS_KUNIT_TEST"] if kernel == "vanilla" else []
         dropped = h.dropped_options(have, frags, ignore)
-        if dropped and arch in ("x86_64", "arm64"):
+        if dropped and strict:
             shutil.rmtree(out)
             raise h.Failure(f"{arch}: users.config options dropped: {', '.join(dropped)}")
         if dropped:     # e.g. UID16 exists only where the architecture has 16-bit ids
@@ -171,17 +172,18 @@ def objects_warnings(kernel, arch, karch, cross, defconfig, w):
 
 
 def check_objects(results, archs):
-    for arch, karch, cross, defconfig in h.COMPILE:
+    for arch, karch, cross, defconfig, checks in h.COMPILE:
         if arch not in archs:
             continue
         if cross and not shutil.which(cross + "gcc"):
             results.append((f"objects: {arch}", "skip", f"no {cross}gcc"))
             continue
-        modes = ["W=1", "sparse"] if arch in ("x86_64", "arm64") else [""]
-        for w in modes:
+        for w in checks or [""]:
             start = time.monotonic()
-            ok_p, warn_p = objects_warnings("patched", arch, karch, cross, defconfig, w)
-            ok_v, warn_v = objects_warnings("vanilla", arch, karch, cross, defconfig, w)
+            ok_p, warn_p = objects_warnings("patched", arch, karch, cross, defconfig, w,
+                                            bool(checks))
+            ok_v, warn_v = objects_warnings("vanilla", arch, karch, cross, defconfig, w,
+                                            bool(checks))
             new = [x for x in warn_p if x not in warn_v]
             status = "pass" if ok_p and not new else "fail"
             detail = "; ".join(new[:3]) if new else ("" if ok_p else "build failed")
@@ -201,8 +203,9 @@ def check_randstruct(results, seeds=RANDSTRUCT_SEEDS, tree=None):
     <linux/cred.h> compile, so its static_assert()s on where the storage lies
     hold for that layout."""
     tree = tree or h.ensure_patched()
-    t = h.TARGETS["x86_64"]
-    out = h.BUILD / "out" / f"randstruct-{tree.name}-x86_64"
+    target = h.targets_with("randstruct")[0]
+    t = h.TARGETS[target]
+    out = h.BUILD / "out" / f"randstruct-{tree.name}-{target}"
     log = h.BUILD / f"logs/randstruct-{tree.name}.log"
     log.unlink(missing_ok=True)
     frags = h.fragments("patched", t, extra=("randstruct",))

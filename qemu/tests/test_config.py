@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0
+"""config: qemu/targets.conf read into the table, and running commands.
+
+python3 -m unittest discover -s qemu/tests   (make check runs these first)
+"""
+
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import config  # noqa: E402
+import kbuild  # noqa: E402
+
+class Table(unittest.TestCase):
+    def test_short_or_unknown_rows_of_targets_conf_are_one_line(self):
+        def error(text):
+            with self.assertRaises(config.Failure) as e:
+                config.load_table(text)
+            self.assertNotIn("\n", str(e.exception))
+            return str(e.exception)
+        # a base row written before its before-pages column existed
+        msg = error("# bases\nbase 6.1 linux-source-6.1 . build\n")
+        self.assertIn("line 2", msg)
+        self.assertIn("before-pages", msg)
+        self.assertIn("unknown row kind 'bsae'", error("bsae 6.1 linux-source-6.1 . build 0013\n"))
+        # each base's before-pages is the patch just before the one that moves the storage
+        table = (config.ROOT / "qemu/targets.conf").read_text()
+        for name, base in config.load_table(table)[3].items():
+            nxt = "%04d" % (int(base["before_pages"]) + 1)
+            series = config.ROOT / base["series"]
+            self.assertTrue(list(series.glob(nxt + "-cred-keep-large-group-lists-in-order-0-pages.patch")),
+                            f"{name}: {nxt} is not the pages patch")
+
+    def test_a_target_is_one_row(self):
+        row = ("target  riscv64 riscv riscv64-linux-gnu- qemu-system-riscv64 virt max ttyS0 "
+               "arch/riscv/boot/Image riscv64 x86_64 8 bisect,differential -\n"
+               "abi riscv64 riscv64-linux-gnu-gcc -\n")
+        targets = config.load_table(row)[0]
+        self.assertEqual(targets["riscv64"]["kmalloc_min"], 8)
+        self.assertEqual(targets["riscv64"]["checks"], ["bisect", "differential"])
+        self.assertEqual(targets["riscv64"]["bootargs"], "")
+
+        def error(text):
+            with self.assertRaises(config.Failure) as e:
+                config.load_table(text)
+            return str(e.exception)
+        self.assertIn("unknown check 'kasan'", error(row.replace("bisect,", "kasan,")))
+        self.assertIn("kmalloc-min", error(row.replace(" 8 bisect", " eight bisect")))
+        self.assertIn("no kconfig/riscv.config", error(row.replace(" x86_64 8", " riscv 8")))
+        self.assertIn("no abi row 'riscv64'", error(row.split("\n")[0]))
+
+    def test_every_check_has_a_target(self):
+        for check in config.TARGET_CHECKS:
+            self.assertTrue(config.targets_with(check), check)
+        self.assertEqual(config.targets_with("kcsan"), ["x86_64"])
+        self.assertIn(["W=1", "sparse"], [c[4] for c in config.COMPILE])
+
+
+class Commands(unittest.TestCase):
+    def test_long_commands_report_progress(self):
+        with tempfile.TemporaryDirectory() as d:
+            log = Path(d) / "build.log"
+            script = ("sleep 0.1; echo '  CC      a.o'; sleep 0.8; echo '  CC      b.o'; "
+                      "echo '  LD      vmlinux'; sleep 0.8")
+            with mock.patch("builtins.print") as shown:
+                config.sh(["sh", "-c", script], log, progress=kbuild.build_progress(10), every=0.2)
+            lines = [c.args[0] for c in shown.call_args_list]
+            for line in lines:
+                self.assertRegex(line, r"^  kernel: 0 min, build steps: [0-3] of about 10$")
+            counts = [int(x.split()[-4]) for x in lines]
+            self.assertEqual(counts, sorted(counts))
+            self.assertIn(1, counts)            # between the two steps: it ran while make ran
+            self.assertEqual(counts[-1], 3)
+            self.assertIn("  LD      vmlinux", log.read_text())
+        self.assertEqual(kbuild.build_progress(0)(125, "  CC x\n"), "  kernel: 2 min, build steps: 1")
+
+
+if __name__ == "__main__":
+    unittest.main()

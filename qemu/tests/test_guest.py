@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+"""guest: a target's kernel command line and the plan of its suite.
+
+python3 -m unittest discover -s qemu/tests   (make check runs these first)
+"""
+
+import sys
+import unittest
+from pathlib import Path
+from unittest import mock
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import config  # noqa: E402
+import guest  # noqa: E402
+
+
+class Guest(unittest.TestCase):
+    def test_boot_args_fill_in_or_drop_the_host_tsc(self):
+        x86 = config.TARGETS["x86_64"]
+        with mock.patch.object(guest, "host_tsc_khz", return_value=2445406):
+            self.assertEqual(guest.boot_args(x86), "console=ttyS0 panic=-1 tsc=reliable "
+                             "tsc_early_khz=2445406")
+        with mock.patch.object(guest, "host_tsc_khz", return_value=None):
+            self.assertEqual(guest.boot_args(x86), "console=ttyS0 panic=-1 tsc=reliable")
+            self.assertEqual(guest.boot_args(config.TARGETS["arm64"]),
+                             "console=ttyAMA0 panic=-1")
+
+    def test_plan_runs_every_abi_program_but_the_demo(self):
+        built = {"aarch64": {"groups_test": "/b/a/t", "demo": "/b/a/demo"},
+                 "armhf": {"groups_test": "/b/h/t"}}
+        files, plan = guest.test_plan("arm64", built)
+        self.assertEqual(files, {"/tests/aarch64/groups_test": "/b/a/t",
+                                 "/tests/armhf/groups_test": "/b/h/t"})
+        self.assertEqual([p[0] for p in plan], ["aarch64/groups_test", "armhf/groups_test"])
+        self.assertTrue(all(p[1] == guest.TEST_TIMEOUT for p in plan))
+
+
+if __name__ == "__main__":
+    unittest.main()
