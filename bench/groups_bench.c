@@ -337,8 +337,10 @@ static void bench_fork(int n, gid_t *g)
  * refill is a page allocation traced right before a kmalloc event of a slab
  * object (mem_event() says why); refills are counted apart
  * ("slab_refills_gt0", order > 0 only), as they depend on how full the
- * cache's slab was when the call came, not on the request.  The cred that
- * prepare_creds() takes is a kmem_cache_alloc(), not traced here.
+ * cache's slab was when the call came, not on the request.  Of the
+ * kmem_cache_alloc events, only groups_alloc()'s count (the header of a paged
+ * list, from the group_info cache; the event names its call site with
+ * KALLSYMS): the cred that prepare_creds() takes is not the set's.
  *
  * The old set: each measured call switches from an empty set (setgroups(0),
  * one small kmalloc), and the set it replaces is freed by an RCU callback
@@ -369,7 +371,8 @@ static void bench_fork(int n, gid_t *g)
 #define MEM_FREE_WAIT_NS	3e9
 
 static const char * const mem_events[] = {
-	"kmalloc", "kfree", "mm_page_alloc", "mm_page_free", "mm_page_free_batched",
+	"kmalloc", "kfree", "kmem_cache_alloc", "kmem_cache_free", "mm_page_alloc",
+	"mm_page_free", "mm_page_free_batched",
 };
 
 struct mem_obj {
@@ -535,7 +538,7 @@ static void mem_event(const char *line, long page, int counting)
 			mw.lost = 1;
 		return;
 	}
-	if (is_event(line, "kfree")) {
+	if (is_event(line, "kfree") || is_event(line, "kmem_cache_free")) {
 		if (counting)
 			mem_settle();
 		if (field(line, "ptr", ptr, sizeof(ptr)) && !null_ptr(ptr))
@@ -563,6 +566,27 @@ static void mem_event(const char *line, long page, int counting)
 		o->order = order;
 		o->bytes = page << order;
 		mw.pending = o - mw.obj;
+	} else if (is_event(line, "kmem_cache_alloc")) {
+		char site[64];
+
+		field(line, "ptr", ptr, sizeof(ptr));
+		bytes = field_num(line, "bytes_alloc");
+		if (mw.pending >= 0 && !null_ptr(ptr)) {	/* its cache's refill */
+			o = &mw.obj[mw.pending];
+			o->live = 0;
+			o->refill = 1;
+			mw.refills++;
+			mw.refills_gt0 += o->order > 0;
+			mw.pending = -1;
+		}
+		if (null_ptr(ptr) || bytes <= 0 || !field(line, "call_site", site, sizeof(site)) ||
+		    strncmp(site, "groups_alloc+", 13))
+			return;
+		o = mem_add();
+		snprintf(o->ptr, sizeof(o->ptr), "%s", ptr);
+		o->bytes = bytes;
+		o->req = field_num(line, "bytes_req");
+		mem_hold(o);
 	} else if (is_event(line, "kmalloc")) {
 		field(line, "ptr", ptr, sizeof(ptr));
 		req = field_num(line, "bytes_req");

@@ -30,6 +30,7 @@ import subprocess
 import time
 
 import harness as h
+import slub
 
 # (metric, predicate on N, limit): the issue's targets, as ratios
 TARGETS = [
@@ -49,7 +50,7 @@ TARGETS = [
     ("lookup_random", lambda n, pg: True, 1.1),
     ("fork_exit_wait", lambda n, pg: True, 1.05),
     # 10,000 groups are paged only with 4K pages (GROUPS_INLINE_MAX 1,022; 16,382 with 64K)
-    ("mem_measured", lambda n, pg: n == 10000 and n > inline_max(pg), 0.7),
+    ("mem_measured", lambda n, pg: n == 10000 and n > slub.inline_max(pg), 0.7),
     ("mem_measured", lambda n, pg: n == 65536, 0.55),
     ("mem_measured", lambda n, pg: True, 1.0),
 ]
@@ -68,69 +69,6 @@ MEMORY_ONLY = {"mem_peak", "mem_freed"}
 UNITS = {"mem_measured": "bytes", "mem_peak": "bytes", "mem_freed": "bytes",
          "requests_gt_page": "per call", "slab_refills_gt0": "per call",
          "vmalloc_areas": "per set"}
-
-# ---- what the layouts must take: the code's own constants ----
-# SLUB in 6.1 (include/linux/slab.h): kmalloc size classes from KMALLOC_MIN_SIZE,
-# powers of two plus 96 and 192, up to KMALLOC_MAX_CACHE_SIZE = 2 * PAGE_SIZE
-# (KMALLOC_SHIFT_HIGH = PAGE_SHIFT + 1); above that kmalloc_large() takes pages of
-# order get_order(size).  KMALLOC_MIN_SIZE (targets.conf's kmalloc-min) is 8
-# (KMALLOC_SHIFT_LOW 3) unless the architecture sets ARCH_DMA_MINALIGN above 8:
-# arm64 sets 128 in 6.1 (arch/arm64/include/asm/cache.h), so its smallest class
-# is 128 and it has no kmalloc-96 or -192 (setup_kmalloc_cache_index_table()).
-# struct group_info: atomic_t usage, int ngroups, then the gids (kgid_t, 4 bytes)
-# or, in the patched kernel's paged lists, the block pointers (8 bytes on the
-# 64-bit kernels this harness builds) and the probe keys (kgid_t)
-GROUP_INFO_SIZE, KGID_SIZE, POINTER_SIZE = 8, 4, 8
-
-
-def inline_max(page):
-    """GROUPS_INLINE_MAX of the patched include/linux/cred.h"""
-    return (page - GROUP_INFO_SIZE) // KGID_SIZE
-
-
-def get_order(size, page):
-    order = 0
-    while page << order < size:
-        order += 1
-    return order
-
-
-def kmalloc_bytes(size, page, kmin):
-    """What kmalloc(size) hands out (the kmalloc event's bytes_alloc) on SLUB"""
-    if size > 2 * page:                         # > KMALLOC_MAX_CACHE_SIZE
-        return page << get_order(size, page)
-    if size <= kmin:
-        return kmin
-    if kmin <= 32 and 64 < size <= 96:
-        return 96
-    if kmin <= 64 and 128 < size <= 192:
-        return 192
-    return 1 << (size - 1).bit_length()
-
-
-def layout(kernel, n, page, kmin):
-    """(header bytes, pages) of a set of n gids: the kmalloc()ed part and the pages"""
-    if kernel != "patched":
-        # kernel/groups.c before the storage patch: kvmalloc(struct_size(gi, gid, n)), which
-        # is kmalloc() whenever that succeeds
-        return kmalloc_bytes(GROUP_INFO_SIZE + KGID_SIZE * n, page, kmin), 0
-    # the patched groups_header_size() and groups_alloc()
-    if n <= inline_max(page):
-        return kmalloc_bytes(GROUP_INFO_SIZE + KGID_SIZE * n, page, kmin), 0
-    per_block = page // KGID_SIZE               # GROUPS_PER_BLOCK
-    nblocks = -(-n // per_block)
-    tail = n % per_block
-    size = GROUP_INFO_SIZE + nblocks * POINTER_SIZE + (nblocks - 1) * KGID_SIZE
-    tail_inline = bool(tail) and size + tail * KGID_SIZE <= page
-    if tail_inline:
-        size += tail * KGID_SIZE
-    return kmalloc_bytes(size, page, kmin), nblocks - tail_inline
-
-
-def mem_computed(kernel, n, page, kmin):
-    header, pages = layout(kernel, n, page, kmin)
-    return header + pages * page
-
 
 def results_dir(target, lookups):
     return h.BUILD / "bench" / (target + ("-lookups" if lookups else ""))
@@ -403,8 +341,8 @@ def memory_table(target, runs, page):
     for n in ns:
         cells, check = [], []
         for k in kernels:
-            c = mem_computed(k, n, page, kmin)
-            header, pages = layout(k, n, page, kmin)
+            c = slub.mem_computed(k, n, page, kmin)
+            header, pages = slub.layout(k, n, page, kmin)
             cells += [cell(k, "mem_measured", n), f"{c:,}"]
             for r, run in enumerate([] if k in silent else runs[k]):
                 v = run.get(("mem_measured", n))
