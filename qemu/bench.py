@@ -232,6 +232,53 @@ def ratio_of(runs, a, b, key):
     return statistics.median(ratios), min(ratios), max(ratios)
 
 
+def metric_row(runs, m, n, page, mid):
+    """One metric at one N: (its Markdown row, [the miss, if any], its cells
+    for the cover letter), or None if a kernel lacks it."""
+    v = [run.get((m, n)) for run in runs["vanilla"]]
+    p = [run.get((m, n)) for run in runs["patched"]]
+    if None in v or None in p:
+        return None
+    vm, pm = statistics.median(v), statistics.median(p)
+    target_txt, verdict = "", ""
+    r_mid = ratio_of(runs, mid, "vanilla", (m, n))
+    mid_txt = f"{r_mid[0]:.3f} [{r_mid[1]:.3f}-{r_mid[2]:.3f}]" if r_mid else "-"
+    if m in ZERO or m in INFO:
+        ratio_txt = "-"
+        if m in ZERO:
+            target_txt = "0 (patched)"
+            verdict = "ok" if max(p) == 0 else "MISS"
+        if mid in runs:
+            mid_txt = fmt(statistics.median(run.get((m, n), 0) for run in runs[mid]))
+    else:
+        r = ratio_of(runs, "patched", "vanilla", (m, n))
+        if not r:               # vanilla 0 in every round: no ratio
+            return (f"| {m} | {n} | {fmt(vm)} | {fmt(pm)} | {UNITS.get(m, 'ns')} | "
+                    "- (vanilla 0) | | | |", [], None)
+        lo, hi = bootstrap(ratios_of(runs, "patched", "vanilla", (m, n)))
+        ratio_txt = f"{r[0]:.3f} [{lo:.3f}-{hi:.3f}]"
+        limits = [lim for tm, pred, lim in TARGETS if tm == m and pred(n, page)]
+        if limits:
+            target_txt = f"<= {min(limits)}"
+            verdict = verdict_of(lo, hi, min(limits))
+    miss = [f"{m} N={n}{' (inconclusive)' if verdict == 'inconclusive' else ''}"
+            ] if verdict in ("MISS", "inconclusive") else []
+    return (f"| {m} | {n} | {fmt(vm)} | {fmt(pm)} | {UNITS.get(m, 'ns')} | {ratio_txt} | "
+            f"{target_txt} | {verdict} | {mid_txt} |", miss,
+            (fmt(vm), fmt(pm), ratio_txt, f"{target_txt} {verdict}".strip(),
+             mid_txt.split(" ")[0]))
+
+
+def cover_table(cover_rows):
+    """The rows of COVER that the run has, as the cover letter's table"""
+    line = "  %-18s %5s %10s %10s  %-21s %-10s %s"
+    cover = [line % ("metric", "N", "vanilla", "patched", "patched/vanilla", "target",
+                     f"to {ATTRIBUTE}")]
+    cover += [line % (m, n, *cover_rows[(m, n)]) for m, ns in COVER for n in ns
+              if (m, n) in cover_rows]
+    return "\n".join(cover) + "\n"
+
+
 def report(target, outdir, runs, rounds, lookups=False):
     """results.md, cover-table.txt and the plots, from the runs"""
     keys = sorted({key for run in runs["vanilla"] for key in run},
@@ -243,41 +290,12 @@ def report(target, outdir, runs, rounds, lookups=False):
     for m, n in keys:
         if m == "page_size" or m in MEMORY_ONLY:
             continue
-        v = [run.get((m, n)) for run in runs["vanilla"]]
-        p = [run.get((m, n)) for run in runs["patched"]]
-        if None in v or None in p:
-            continue
-        vm, pm = statistics.median(v), statistics.median(p)
-        target_txt, verdict = "", ""
-        r_mid = ratio_of(runs, mid, "vanilla", (m, n))
-        mid_txt = f"{r_mid[0]:.3f} [{r_mid[1]:.3f}-{r_mid[2]:.3f}]" if r_mid else "-"
-        if m in ZERO or m in INFO:
-            ratio_txt = "-"
-            if m in ZERO:
-                target_txt = "0 (patched)"
-                verdict = "ok" if max(p) == 0 else "MISS"
-            if mid in runs:
-                mid_txt = fmt(statistics.median(run.get((m, n), 0) for run in runs[mid]))
-        else:
-            r = ratio_of(runs, "patched", "vanilla", (m, n))
-            if not r:               # vanilla 0 in every round: no ratio
-                rows.append(f"| {m} | {n} | {fmt(vm)} | {fmt(pm)} | {UNITS.get(m, 'ns')} | "
-                            "- (vanilla 0) | | | |")
-                continue
-            lo, hi = bootstrap(ratios_of(runs, "patched", "vanilla", (m, n)))
-            ratio_txt = f"{r[0]:.3f} [{lo:.3f}-{hi:.3f}]"
-            limits = [lim for tm, pred, lim in TARGETS if tm == m and pred(n, page)]
-            if limits:
-                lim = min(limits)
-                target_txt = f"<= {lim}"
-                verdict = verdict_of(lo, hi, lim)
-        if verdict in ("MISS", "inconclusive"):
-            misses.append(f"{m} N={n}{' (inconclusive)' if verdict == 'inconclusive' else ''}")
-        unit = UNITS.get(m, "ns")
-        rows.append(f"| {m} | {n} | {fmt(vm)} | {fmt(pm)} | {unit} | {ratio_txt} | "
-                    f"{target_txt} | {verdict} | {mid_txt} |")
-        cover_rows[(m, n)] = (fmt(vm), fmt(pm), ratio_txt, f"{target_txt} {verdict}".strip(),
-                              mid_txt.split(" ")[0])
+        row = metric_row(runs, m, n, page, mid)
+        if row:
+            rows.append(row[0])
+            misses += row[1]
+            if row[2]:
+                cover_rows[(m, n)] = row[2]
 
     cmd = f"make bench{'-lookups' if lookups else ''} ARCH={target} ROUNDS={rounds}{h.base_arg()}"
     md = [f"Benchmark: patched / vanilla, {target}, page size {page}, {rounds} rounds; "
@@ -300,18 +318,37 @@ def report(target, outdir, runs, rounds, lookups=False):
     md += [f"Command: `{cmd}`"]
     (outdir / "results.md").write_text("\n".join(md) + "\n")
     (outdir / "command.txt").write_text(cmd + "\n")
-    head = ("metric", "N", "vanilla", "patched", "patched/vanilla", "target",
-            f"to {ATTRIBUTE}")
-    cover = ["  %-18s %5s %10s %10s  %-21s %-10s %s" % head]
-    for m, ns in COVER:
-        for n in ns:
-            if (m, n) in cover_rows:
-                cover.append("  %-18s %5s %10s %10s  %-21s %-10s %s" %
-                             (m, n, *cover_rows[(m, n)]))
-    (outdir / "cover-table.txt").write_text("\n".join(cover) + "\n")
+    (outdir / "cover-table.txt").write_text(cover_table(cover_rows))
     plot(outdir, runs, keys)
     print("\n".join(md))
     return failures
+
+
+def memory_rounds(runs, k, n, page, layout):
+    """Each round of kernel k at N against the layout's (header, pages):
+    (failures, notes on the frees, the row's flags)"""
+    header, pages = layout
+    c = header + pages * page
+    failures, notes, check = [], [], []
+    for r, run in enumerate(runs):
+        v = run.get(("mem_measured", n))
+        if v is None:
+            failures.append(f"{k} N={n} round {r + 1}: no mem_measured")
+            continue
+        if abs(v - c) > page:
+            vm = run.get(("vmalloc_areas", n), 0)
+            failures.append(f"{k} N={n} round {r + 1}: measured {v:,.0f}, computed {c:,} "
+                            f"({header:,} header + {pages} pages), {v - c:+,.0f} bytes"
+                            + (f"; the set was vmalloc()ed ({vm:.0f} area)" if vm else ""))
+            check.append(f"DIFF {k}")
+        freed = run.get(("mem_freed", n))
+        if freed is None:
+            notes.append(f"{k} N={n} round {r + 1}: frees not verified")
+        elif freed != v:
+            notes.append(f"{k} N={n} round {r + 1}: {freed:,.0f} bytes freed once "
+                         f"replaced, {v:,.0f} measured")
+            check.append(f"freed {k}")
+    return failures, notes, check
 
 
 def memory_table(target, runs, page):
@@ -341,40 +378,25 @@ def memory_table(target, runs, page):
     for n in ns:
         cells, check = [], []
         for k in kernels:
-            c = slub.mem_computed(k, n, page, kmin)
-            header, pages = slub.layout(k, n, page, kmin)
-            cells += [cell(k, "mem_measured", n), f"{c:,}"]
-            for r, run in enumerate([] if k in silent else runs[k]):
-                v = run.get(("mem_measured", n))
-                if v is None:
-                    failures.append(f"{k} N={n} round {r + 1}: no mem_measured")
-                    continue
-                if abs(v - c) > page:
-                    vm = run.get(("vmalloc_areas", n), 0)
-                    failures.append(f"{k} N={n} round {r + 1}: measured {v:,.0f}, computed "
-                                    f"{c:,} ({header:,} kmalloc + {pages} pages), "
-                                    f"{v - c:+,.0f} bytes"
-                                    + (f"; the set was vmalloc()ed ({vm:.0f} area)" if vm else ""))
-                    check.append(f"DIFF {k}")
-                freed = run.get(("mem_freed", n))
-                if freed is None:
-                    notes.append(f"{k} N={n} round {r + 1}: frees not verified")
-                elif freed != v:
-                    notes.append(f"{k} N={n} round {r + 1}: {freed:,.0f} bytes freed once "
-                                 f"replaced, {v:,.0f} measured")
-                    check.append(f"freed {k}")
+            cells += [cell(k, "mem_measured", n), f"{slub.mem_computed(k, n, page, kmin):,}"]
+            if k not in silent:
+                f, nt, ch = memory_rounds(runs[k], k, n, page, slub.layout(k, n, page, kmin))
+                failures += f
+                notes += nt
+                check += ch
         peak = cell("patched", "mem_peak", n) if "patched" in runs else "-"
         check = sorted(set(check))
         rows.append(f"| {n} | " + " | ".join(cells) + f" | {peak} | "
                     f"{', '.join(check) if check else 'ok'} |")
     head = " | ".join(f"{k} measured | {k} computed" for k in kernels)
     md = [f"Memory per set, bytes: measured = what one setgroups() hands out and keeps "
-          "(kmem tracepoints in the guest: kmalloc size classes and accounted pages, "
-          "less what the call frees again), the least of 8 calls; computed = what the "
-          "layout must take, from the code's constants (vanilla and up to "
-          f"{ATTRIBUTE}: kvmalloc(8 + 4N); patched: header + one page per block not in it) "
+          "(kmem tracepoints in the guest: kmalloc size classes, groups_alloc()'s "
+          "objects of the group_info cache and accounted pages, less what the call "
+          "frees again), the least of 8 calls; computed = what the layout must take, "
+          f"from the code's constants (vanilla and up to {ATTRIBUTE}: kvmalloc(8 + 4N); "
+          "patched: kmalloc(8 + 4N) inline, else the cache's object and a page a block) "
           f"with page size {page} and KMALLOC_MIN_SIZE {kmin}; peak = the most the "
-          "patched kernel held at once during the call (with the sort's page).  "
+          "patched kernel held at once during the call.  "
           "make bench fails when measured and computed differ by more than a page.", "",
           f"| N | {head} | patched peak | |",
           "|---" * (2 * len(kernels) + 3) + "|", *rows, ""]
@@ -426,17 +448,24 @@ def cmd_main(args):
     return cmd_bench(args)
 
 
-def main():
+def arguments(doc, rounds, results, target_help=None):
+    """The command line every QEMU benchmark shares"""
     import argparse
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--target", default="x86_64", choices=list(h.TARGETS))
-    ap.add_argument("--rounds", type=int, default=5)
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    ap.add_argument("--target", default=next(iter(h.TARGETS)), choices=list(h.TARGETS),
+                    help=target_help)
+    ap.add_argument("--rounds", type=int, default=rounds)
+    ap.add_argument("--build-only", action="store_true",
+                    help="build the kernels and programs, check the configs, do not boot")
+    ap.add_argument("--report-only", action="store_true",
+                    help=f"rebuild the report from build/bench/{results}/raw.tsv")
+    return ap
+
+
+def main():
+    ap = arguments(__doc__, 5, "<target>")
     ap.add_argument("--lookups", action="store_true",
                     help="time only the in-kernel lookups (build/bench/<target>-lookups/)")
-    ap.add_argument("--build-only", action="store_true",
-                    help="build the kernels, module and programs, do not boot")
-    ap.add_argument("--report-only", action="store_true",
-                    help="rebuild the report from build/bench/<target>/raw.tsv")
     ap.set_defaults(fn=cmd_main)
     h.dispatch(ap)
 

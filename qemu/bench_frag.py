@@ -34,7 +34,6 @@ so ROUNDS=3 about 5 min (310 s) with the kernels built; the two kernels took
 15-19 min to build beside other builds.
 """
 
-import argparse
 import re
 import statistics
 import time
@@ -220,11 +219,9 @@ def frag_checks(runs):
     return unfragmented, misses, cost
 
 
-def report(target, outdir, runs, rounds):
-    kernels = [k for k in KERNELS if runs.get(k)]
-    page = int(median_of(runs, kernels[0], "page_size", 0, 4096)) if kernels else 4096
-    cmd = f"make bench-frag ARCH={target} ROUNDS={rounds}{h.base_arg()}"
-    md = [f"# setgroups() in fragmented memory, {target}, page size {page}, {rounds} rounds",
+def intro(target, page, rounds):
+    """The report's title and how the scenario is made"""
+    return [f"# setgroups() in fragmented memory, {target}, page size {page}, {rounds} rounds",
           "",
           "The vanilla and the patched kernel, configured identically (the target's fragments, "
           "`kconfig/bench.config`, `kconfig/frag.config`), boot in turn under QEMU TCG "
@@ -242,7 +239,10 @@ def report(target, outdir, runs, rounds):
           "back to vmalloc(); the patched kernel takes order-0 pages and a header of at most "
           "a page.", ""]
 
-    md += ["## Fragmentation", "",
+
+def fragmentation_rows(runs, kernels, page):
+    """How fragmented the guest's memory was, per kernel and per order"""
+    md = ["## Fragmentation", "",
            "Free blocks of order >= 4 once fragmented and before each loop must be 0, or "
            "the run measured nothing.", "",
            "| kernel | filled MiB | kept MiB | grabbed MiB (blocks) | MemFree MiB after "
@@ -269,7 +269,12 @@ def report(target, outdir, runs, rounds):
     for o in orders:
         md.append(f"| {o} | " + " | ".join(cell(runs, k, f"buddy_{w}", o) for k in kernels
                                             for w in ("boot", "fragmented", "end")) + " |")
+    return md
 
+
+def loop_rows(runs, kernels):
+    """setgroups() of each N, per kernel and phase"""
+    md = []
     for k in kernels:
         md += ["", f"## {k}: setgroups() of N random gids", "",
                "| phase | N | " + " | ".join(c[0] for c in LOOP_COLUMNS) + " |",
@@ -278,8 +283,12 @@ def report(target, outdir, runs, rounds):
             for n in SIZES:
                 md.append(f"| {phase} | {n} | " + " | ".join(
                     cell(runs, k, f"{phase}_{m}", n, s) for _, m, s in LOOP_COLUMNS) + " |")
+    return md
 
-    md += ["", "## patched / vanilla, latency", "",
+
+def latency_rows(runs):
+    """patched / vanilla latency, with its interval and verdict"""
+    md = ["", "## patched / vanilla, latency", "",
            "Median over the rounds of the per-round ratio [bootstrap 95% interval]; ok when "
            "the interval is at or below 1 (the patched kernel no slower), MISS when wholly "
            "above, inconclusive when it straddles it.", "",
@@ -297,8 +306,12 @@ def report(target, outdir, runs, rounds):
                           f"| {cell(runs, 'patched', key[0], n, 1e3)} | "
                           f"{statistics.median(ratios):.3f} [{lo:.3f}-{hi:.3f}] | "
                           f"{bench.verdict_of(lo, hi, 1.0)} |")
+    return md
 
-    md += ["", "## Memory cgroup near its limit", "",
+
+def cgroup_rows(runs, kernels):
+    """Sets held within a memory cgroup's headroom"""
+    md = ["", "## Memory cgroup near its limit", "",
            "A child process in its own cgroup2 group (oom_score_adj -1000) starts its threads, "
            "then memory.max is set to memory.current + the headroom; one thread after another "
            "calls the raw setgroups syscall with 65,536 gids and keeps that set (each thread "
@@ -308,7 +321,7 @@ def report(target, outdir, runs, rounds):
            "oom: memcg OOM invocations, which find no killable task and let the charge fail "
            "with ENOMEM; oom_kill: must be 0).  Vanilla charges 512 KiB for a set kmalloc()ed "
            "(order 7) and 65 pages for one vmalloc()ed; the patched kernel 64 pages and a "
-           "1 KiB header.", "",
+           "520-byte object of the group_info cache.", "",
            "| kernel | phase | headroom KiB | " + " | ".join(c[0] for c in CG_COLUMNS) + " |",
            "|---" * (3 + len(CG_COLUMNS)) + "|"]
     for k in kernels:
@@ -316,9 +329,13 @@ def report(target, outdir, runs, rounds):
             md.append(f"| {k} | {phase} | {cell(runs, k, f'{phase}_cg_headroom', 65536, 1024)} | "
                       + " | ".join(cell(runs, k, f"{phase}_{m}", 65536, s)
                                    for _, m, s in CG_COLUMNS) + " |")
+    return md
 
+
+def check_rows(runs, kernels):
+    """The checks: (Markdown lines, whether the run failed)"""
     unfragmented, misses, cost = frag_checks(runs)
-    md += ["", "## Checks", ""]
+    md = ["", "## Checks", ""]
     md.append("- fragmentation (no free block of order >= 4 once fragmented and before each "
               "frag loop, every boot): " + ("ok" if not unfragmented else
                                             "FAILED: " + "; ".join(unfragmented[:8])))
@@ -338,11 +355,21 @@ def report(target, outdir, runs, rounds):
         if ended:
             md.append(f"- memory cgroup, {phase}: {', '.join(ended)} held a set in every "
                       "thread without reaching the limit: the count is a lower bound")
-    md += ["", f"Command: `{cmd}`"]
+    return md, bool(unfragmented or misses)
+
+
+def report(target, outdir, runs, rounds):
+    kernels = [k for k in KERNELS if runs.get(k)]
+    page = int(median_of(runs, kernels[0], "page_size", 0, 4096)) if kernels else 4096
+    cmd = f"make bench-frag ARCH={target} ROUNDS={rounds}{h.base_arg()}"
+    checks, failed = check_rows(runs, kernels)
+    md = (intro(target, page, rounds) + fragmentation_rows(runs, kernels, page)
+          + loop_rows(runs, kernels) + latency_rows(runs) + cgroup_rows(runs, kernels)
+          + checks + ["", f"Command: `{cmd}`"])
     (outdir / "results.md").write_text("\n".join(md) + "\n")
     (outdir / "command.txt").write_text(cmd + "\n")
     print("\n".join(md))
-    return 1 if unfragmented or misses else 0
+    return 1 if failed else 0
 
 
 def cmd_main(args):
@@ -359,20 +386,14 @@ def cmd_main(args):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--target", default="x86_64", choices=list(h.TARGETS),
-                    help="with pages above 4K neither set size is a costly order: nothing to do")
-    ap.add_argument("--rounds", type=int, default=3)
+    ap = bench.arguments(__doc__, 3, "<target>-frag", "with pages above 4K neither set "
+                         "size is a costly order: nothing to do")
     ap.add_argument("--calls", type=int, default=200, help="setgroups() per N, fragmented")
     ap.add_argument("--clean-calls", type=int, default=100, help="setgroups() per N, fresh guest")
     ap.add_argument("--fill-mb", type=int, default=1024, help="MiB of the 2 GiB to fragment")
     ap.add_argument("--keep", type=int, default=16, help="one page in KEEP stays pinned")
     ap.add_argument("--cg-headroom-kb", type=int, default=16384)
     ap.add_argument("--loop-seconds", type=int, default=120, help="at most, per timed loop")
-    ap.add_argument("--build-only", action="store_true",
-                    help="build the kernels and the program, check the configs, do not boot")
-    ap.add_argument("--report-only", action="store_true",
-                    help="rebuild the report from build/bench/<target>-frag/raw.tsv")
     ap.set_defaults(fn=cmd_main)
     h.dispatch(ap)
 

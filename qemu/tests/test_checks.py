@@ -1,7 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
 """checks: checkpatch's findings, and the one question the MAINTAINERS snippet answers.
-
-python3 -m unittest discover -s qemu/tests   (make check runs these first)
 """
 
 import sys

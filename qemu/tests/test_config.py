@@ -1,7 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
 """config: qemu/targets.conf read into the table, and running commands.
-
-python3 -m unittest discover -s qemu/tests   (make check runs these first)
 """
 
 import sys

@@ -1,7 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
 """guest: a target's kernel command line and the plan of its suite.
-
-python3 -m unittest discover -s qemu/tests   (make check runs these first)
 """
 
 import sys

@@ -1,7 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
 """harness: the command line's argument checks, one line each.
-
-python3 -m unittest discover -s qemu/tests   (make check runs these first)
 """
 
 import argparse

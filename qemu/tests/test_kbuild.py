@@ -1,7 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
 """kbuild: config fragments, what Kconfig dropped, and which kernels have KUnit.
-
-python3 -m unittest discover -s qemu/tests   (make check runs these first)
 """
 
 import sys

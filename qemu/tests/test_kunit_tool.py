@@ -1,8 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """make kunit and the fast mutants: kunit.py's command and its verdict, on
 recorded output of the series' suites on UML.
-
-python3 -m unittest discover -s qemu/tests   (make check runs these first)
 """
 
 import sys

@@ -1,7 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
 """mail: the sender's identity, and the series rewritten for them.
-
-python3 -m unittest discover -s qemu/tests   (make check runs these first)
 """
 
 import sys

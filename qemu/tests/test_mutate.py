@@ -1,7 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
 """make check-mutants FAST=1: the mutants made by rule, and the choice among them.
-
-python3 -m unittest discover -s qemu/tests   (make check runs these first)
 """
 
 import sys

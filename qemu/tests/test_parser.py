@@ -1,7 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
 """parser: a guest's console read into results, on recorded logs (qemu/testdata/).
-
-python3 -m unittest discover -s qemu/tests   (make check runs these first)
 """
 
 import sys

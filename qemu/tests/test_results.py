@@ -1,7 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
 """results: counting, the results file, and the one exit policy.
-
-python3 -m unittest discover -s qemu/tests   (make check runs these first)
 """
 
 import sys

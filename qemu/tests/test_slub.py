@@ -1,7 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
 """slub: the bytes a set must take, against the figures the cover letter gives.
-
-python3 -m unittest discover -s qemu/tests   (make check runs these first)
 """
 
 import re

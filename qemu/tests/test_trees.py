@@ -1,7 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
 """trees: the series as patch files, and what git am must keep.
-
-python3 -m unittest discover -s qemu/tests   (make check runs these first)
 """
 
 import sys

@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+"""bench: the memory check that decides make bench's exit status, and the
+verdict of a ratio against its target.
+"""
+
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import bench  # noqa: E402
+
+
+class Memory(unittest.TestCase):
+    def test_a_round_more_than_a_page_off_fails(self):
+        layout = (520, 10)                       # 41,480 bytes with 4K pages
+        ok = {("mem_measured", 10000): 41480, ("mem_freed", 10000): 41480}
+        near = {("mem_measured", 10000): 41480 + 4096}
+        off = {("mem_measured", 10000): 41480 + 4097, ("mem_freed", 10000): 41480 + 4097}
+        failures, notes, check = bench.memory_rounds([ok, near, off, {}], "patched", 10000,
+                                                     4096, layout)
+        self.assertEqual(len(failures), 2)
+        self.assertIn("round 3: measured 45,577, computed 41,480 (520 header + 10 pages)",
+                      failures[0])
+        self.assertIn("round 4: no mem_measured", failures[1])
+        self.assertEqual(notes, ["patched N=10000 round 2: frees not verified"])
+        self.assertEqual(check, ["DIFF patched"])
+
+    def test_frees_that_differ_are_flagged(self):
+        run = {("mem_measured", 1): 16, ("mem_freed", 1): 8}
+        failures, notes, check = bench.memory_rounds([run], "vanilla", 1, 4096, (16, 0))
+        self.assertEqual((failures, check), ([], ["freed vanilla"]))
+
+
+class Verdicts(unittest.TestCase):
+    def test_within_beyond_or_straddling_the_target(self):
+        self.assertEqual(bench.verdict_of(0.5, 0.6, 0.7), "ok")
+        self.assertEqual(bench.verdict_of(0.8, 0.9, 0.7), "MISS")
+        self.assertEqual(bench.verdict_of(0.6, 0.8, 0.7), "inconclusive")
+
+
+if __name__ == "__main__":
+    unittest.main()

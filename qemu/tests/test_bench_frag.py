@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+"""bench_frag: the report's checks and exit status on a made-up round.
+"""
+
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import bench_frag  # noqa: E402
+
+
+def round_of(kernel, stalls=0, free_ge4=0):
+    run = {("page_size", 0): 4096, ("frag_free_ge4", 0): free_ge4}
+    for n in bench_frag.SIZES:
+        run[("frag_free_ge4_before", n)] = 0
+        for m in ("vm_compact_stall", "vmalloc_sets", "enomem"):
+            run[(f"frag_{m}", n)] = stalls if m == "vm_compact_stall" else 0
+        for phase in bench_frag.PHASES:
+            run[(f"{phase}_lat_median", n)] = 10.0 if kernel == "patched" else 20.0
+    return run
+
+
+class Report(unittest.TestCase):
+    def report(self, runs):
+        with tempfile.TemporaryDirectory() as d, mock.patch("builtins.print"):
+            status = bench_frag.report("x86_64", Path(d), runs, 1)
+            return status, (Path(d) / "results.md").read_text()
+
+    def test_a_patched_stall_or_a_free_large_block_fails(self):
+        good = {"vanilla": [round_of("vanilla", stalls=7)], "patched": [round_of("patched")]}
+        status, md = self.report(good)
+        self.assertEqual(status, 0)
+        self.assertIn("compact_stall 7", md)
+        self.assertIn("the scenario bites", md)
+        self.assertIn("| clean | 10000 | median | 0.02 | 0.01 | 0.500", md)
+        status, md = self.report({**good, "patched": [round_of("patched", stalls=1)]})
+        self.assertEqual(status, 1)
+        self.assertIn("MISS: round 1: frag_vm_compact_stall N=10000 = 1", md)
+        status, md = self.report({**good, "vanilla": [round_of("vanilla", free_ge4=3)]})
+        self.assertEqual(status, 1)
+        self.assertIn("FAILED: vanilla round 1: frag_free_ge4 0 = 3", md)
+
+
+if __name__ == "__main__":
+    unittest.main()
