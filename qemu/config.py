@@ -136,7 +136,7 @@ WARNING_CHECKS = ("W=1", "sparse")
 ROW_FIELDS = {
     "target": "name karch cross qemu machine cpu console image abis fragments kmalloc-min "
               "checks bootargs",
-    "abi": "name cc flags",
+    "abi": "name cc libc flags",
     "compile": "name karch cross defconfig checks",
     "base": "name package series build before-pages",
 }
@@ -161,7 +161,7 @@ def load_table(text=None):
         if f[0] == "target":
             targets[f[1]] = target_row(f, n)
         elif f[0] == "abi":
-            abis[f[1]] = {"cc": f[2], "cflags": [] if f[3] == "-" else f[3:]}
+            abis[f[1]] = {"cc": f[2], "libc": f[3], "cflags": [] if f[4] == "-" else f[4:]}
         elif f[0] == "compile":
             compile_only.append((f[1], f[2], "" if f[3] == "-" else f[3],
                                  "" if f[4] == "-" else f[4], names(f[5], WARNING_CHECKS, n)))
@@ -203,6 +203,21 @@ def target_row(f, n):
     t["kmalloc_min"] = int(t.pop("kmalloc-min"))
     t["checks"] = names(t["checks"], TARGET_CHECKS, n)
     return t
+
+
+def packages(compile_rows=False):
+    """The Debian packages the table's targets need (QEMU, compilers, C
+    libraries), or with compile_rows those of its compile-only targets"""
+    if compile_rows:
+        return sorted({package_of(c[2] + "gcc") for c in COMPILE if c[2]})
+    want = set()
+    for t in TARGETS.values():
+        want.add(package_of(t["qemu"]))
+        if t["cross"]:
+            want.add(package_of(t["cross"] + "gcc"))
+        for abi in t["abis"]:
+            want |= {package_of(ABIS[abi]["cc"]), ABIS[abi]["libc"]}
+    return sorted(want)
 
 
 def targets_with(check):

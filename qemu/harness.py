@@ -29,7 +29,8 @@ import time
 from pathlib import Path
 
 from checks import check_checkpatch, check_harness, check_selftests_sync
-from config import ABIS, BASE, BASES, BUILD, Failure, KERNEL_NAME, TARGETS, package_of, progress, results_of, shown
+from config import (ABIS, BASE, BASES, BUILD, Failure, KERNEL_NAME, TARGETS, package_of,
+                    packages, progress, results_of, shown)
 from guest import boot, boot_suite, build_userspace, make_initramfs
 from kbuild import build_kernel
 from mail import cmd_export
@@ -163,6 +164,9 @@ def main():
     p.add_argument("--keep-author", action="store_true",
                    help="keep the commits' authors and sign-offs (working copies, not for sending)")
     p.set_defaults(fn=cmd_export)
+    p = sub.add_parser("packages", help="the Debian packages targets.conf's rows need")
+    p.add_argument("--compile", action="store_true", help="those of the compile-only rows")
+    p.set_defaults(fn=lambda args: print(" ".join(packages(args.compile))))
     p = sub.add_parser("clean", help="remove kernel builds, programs, results, logs (not trees)")
     p.set_defaults(fn=cmd_clean)
     p = sub.add_parser("build", help="build kernels and guest programs")

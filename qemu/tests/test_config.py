@@ -35,7 +35,7 @@ class Table(unittest.TestCase):
     def test_a_target_is_one_row(self):
         row = ("target  riscv64 riscv riscv64-linux-gnu- qemu-system-riscv64 virt max ttyS0 "
                "arch/riscv/boot/Image riscv64 x86_64 8 bisect,differential -\n"
-               "abi riscv64 riscv64-linux-gnu-gcc -\n")
+               "abi riscv64 riscv64-linux-gnu-gcc libc6-dev-riscv64-cross -\n")
         targets = config.load_table(row)[0]
         self.assertEqual(targets["riscv64"]["kmalloc_min"], 8)
         self.assertEqual(targets["riscv64"]["checks"], ["bisect", "differential"])
@@ -49,6 +49,14 @@ class Table(unittest.TestCase):
         self.assertIn("kmalloc-min", error(row.replace(" 8 bisect", " eight bisect")))
         self.assertIn("no kconfig/riscv.config", error(row.replace(" x86_64 8", " riscv 8")))
         self.assertIn("no abi row 'riscv64'", error(row.split("\n")[0]))
+
+    def test_packages_come_from_the_rows(self):
+        got = config.packages()
+        for want in ("qemu-system-x86", "qemu-system-arm", "gcc-aarch64-linux-gnu",
+                     "gcc-i686-linux-gnu", "libc6-dev-armhf-cross", "libc6-dev"):
+            self.assertIn(want, got)
+        self.assertIn("gcc-hppa-linux-gnu", config.packages(compile_rows=True))
+        self.assertNotIn("gcc-hppa-linux-gnu", got)
 
     def test_every_check_has_a_target(self):
         for check in config.TARGET_CHECKS:
