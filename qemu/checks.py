@@ -60,7 +60,7 @@ def check_checkpatch():
 
 
 def check_harness():
-    """qemu/tests/: the harness's own unit tests (its parser on recorded logs), a result each."""
+    """qemu/tests/: the harness's own unit tests (on recorded data), a result each."""
     def each(suite):
         for t in suite:
             yield from each(t) if isinstance(t, unittest.TestSuite) else [t]

@@ -98,6 +98,13 @@ class Mutants(unittest.TestCase):
             self.assertEqual(SOURCE.split("\n")[m["line"] - 1], m["old"])
             self.assertNotEqual(m["old"], m["new"])
 
+    def test_what_only_the_selftests_reach(self):
+        for f in ("setgroups", "getgroups16", "groups_from_user", "groups16_to_user",
+                  "in_egroup_p"):
+            self.assertTrue(mutate.SUITE_ONLY.match(f), f)
+        for f in ("groups_search_paged", "groups_alloc", "setgroups1", "groups_sort"):
+            self.assertFalse(mutate.SUITE_ONLY.match(f), f)
+
     def test_pick_spreads_over_functions_and_rules(self):
         ms = [{"id": f"{f}:{r}{k}", "function": f, "rule": r, "path": "p", "line": i}
               for i, (f, r, k) in enumerate((f, r, k) for f in "abc" for r in ("cmp", "drop")
