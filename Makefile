@@ -77,7 +77,8 @@ help:
 
 deps:
 	@$(MAKE) --no-print-directory install PACKAGES="$(PACKAGES)"
-	@$(MAKE) --no-print-directory install PACKAGES="$$($(HARNESS) packages)"
+	@pkgs=$$($(HARNESS) packages) || exit 1; \
+		$(MAKE) --no-print-directory install PACKAGES="$$pkgs"
 
 install:
 	@missing=$$(for p in $(PACKAGES); do \
@@ -147,7 +148,8 @@ export:
 	@$(HARNESS) export $(if $(KEEP_AUTHOR),--keep-author)
 
 series-check: deps
-	@$(MAKE) --no-print-directory install PACKAGES="$$($(HARNESS) packages --compile)"
+	@pkgs=$$($(HARNESS) packages --compile) || exit 1; \
+		$(MAKE) --no-print-directory install PACKAGES="$$pkgs"
 	@python3 qemu/upstream.py series-check $(if $(ARCHS),--archs $(ARCHS)) \
 		$(if $(SKIP_BISECT),--skip-bisect) $(if $(FROM),--from $(FROM))
 

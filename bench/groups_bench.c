@@ -329,9 +329,11 @@ static void bench_fork(int n, gid_t *g)
  *   mm_page_free,
  *   mm_page_free_batched	pfn (order)
  *
- * Memory of the set = the bytes_alloc of the kmalloc events + PAGE_SIZE <<
- * order of the mm_page_alloc events that are neither a slab refill nor the
- * pages of a large kmalloc counted already, less what the same call frees
+ * Memory of the set = the bytes_alloc of the kmalloc events and of
+ * groups_alloc()'s kmem_cache_alloc event + PAGE_SIZE << order of the
+ * mm_page_alloc events that are neither a slab refill nor the pages of a
+ * large kmalloc counted already (the order-0 pages that follow
+ * groups_alloc()'s event, one a block of the list, are the list's), less what the same call frees
  * again of what it allocated (matched by pointer or pfn; so the sort's page
  * nets out, and "mem_peak" is the most held at once, with it).  A slab
  * refill is a page allocation traced right before a kmalloc event of a slab
@@ -393,6 +395,8 @@ static struct mem_window {
 	int requests, refills_gt0, refills, vmalloc_areas, lost;
 	int verified;		/* every block held was seen freed */
 	int pending;		/* the page allocation the next event explains, or -1 */
+	int blocks;		/* order-0 pages still to come of the list's blocks */
+	int n;			/* the size of the set measured */
 	long vmalloc_bytes;
 } mw;
 
@@ -565,28 +569,39 @@ static void mem_event(const char *line, long page, int counting)
 		o->pfn = pfn;
 		o->order = order;
 		o->bytes = page << order;
+		if (mw.blocks > 0 && order == 0) {	/* a block of the list */
+			mw.blocks--;
+			mem_hold(o);
+			return;
+		}
 		mw.pending = o - mw.obj;
 	} else if (is_event(line, "kmem_cache_alloc")) {
 		char site[64];
 
+		int ours;
+
 		field(line, "ptr", ptr, sizeof(ptr));
 		bytes = field_num(line, "bytes_alloc");
+		/* groups_alloc(), or a clone of it (groups_alloc.part.0+...) */
+		ours = field(line, "call_site", site, sizeof(site)) &&
+		       !strncmp(site, "groups_alloc", 12) && strchr("+.", site[12]);
 		if (mw.pending >= 0 && !null_ptr(ptr)) {	/* its cache's refill */
 			o = &mw.obj[mw.pending];
 			o->live = 0;
 			o->refill = 1;
-			mw.refills++;
-			mw.refills_gt0 += o->order > 0;
+			mw.refills += ours;
+			mw.refills_gt0 += ours && o->order > 0;
 			mw.pending = -1;
 		}
-		if (null_ptr(ptr) || bytes <= 0 || !field(line, "call_site", site, sizeof(site)) ||
-		    strncmp(site, "groups_alloc+", 13))
+		if (null_ptr(ptr) || bytes <= 0 || !ours)
 			return;
 		o = mem_add();
 		snprintf(o->ptr, sizeof(o->ptr), "%s", ptr);
 		o->bytes = bytes;
 		o->req = field_num(line, "bytes_req");
 		mem_hold(o);
+		/* then a page a block: held as they come, never a refill */
+		mw.blocks = (mw.n + page / 4 - 1) / (page / 4);
 	} else if (is_event(line, "kmalloc")) {
 		field(line, "ptr", ptr, sizeof(ptr));
 		req = field_num(line, "bytes_req");
@@ -734,6 +749,7 @@ static void mem_window(int n, const gid_t *g, long page)
 
 	memset(&mw, 0, sizeof(mw));
 	mw.pending = -1;
+	mw.n = n;
 	if (sys_setgroups(0, NULL))
 		die("setgroups");
 	before = read_all("/proc/vmallocinfo");

@@ -197,10 +197,12 @@ def target_row(f, n):
     for frag in t["fragments"]:
         if not (ROOT / f"kconfig/{frag}.config").exists():
             raise Failure(f"qemu/targets.conf line {n}: no kconfig/{frag}.config")
-    if not t["kmalloc-min"].isdigit():
-        raise Failure(f"qemu/targets.conf line {n}: kmalloc-min {t['kmalloc-min']!r} "
-                      "is not a number of bytes")
-    t["kmalloc_min"] = int(t.pop("kmalloc-min"))
+    # "N", or "base=N,base=N" where the bases differ
+    kmin = [x.rpartition("=") for x in t.pop("kmalloc-min").split(",")]
+    if not all(v.isdigit() and (not sep or base) for base, sep, v in kmin):
+        raise Failure(f"qemu/targets.conf line {n}: kmalloc-min is a number of bytes, or "
+                      "base=bytes for each base")
+    t["kmalloc_min"] = {base or "*": int(v) for base, _, v in kmin}
     t["checks"] = names(t["checks"], TARGET_CHECKS, n)
     return t
 
@@ -220,9 +222,25 @@ def packages(compile_rows=False):
     return sorted(want)
 
 
+def kmalloc_min(target):
+    """The target's KMALLOC_MIN_SIZE on the base BASE picks"""
+    kmin = TARGETS[target]["kmalloc_min"]
+    if BASE not in kmin and "*" not in kmin:
+        raise Failure(f"qemu/targets.conf: target {target}: no kmalloc-min for base {BASE}")
+    return kmin.get(BASE, kmin.get("*"))
+
+
 def targets_with(check):
     """The targets whose checks column names check, in the table's order."""
     return [name for name, t in TARGETS.items() if check in t["checks"]]
+
+
+def first_target_with(check):
+    """The first target whose checks column names check"""
+    found = targets_with(check)
+    if not found:
+        raise Failure(f"qemu/targets.conf: no target row names the check {check!r}")
+    return found[0]
 
 
 try:

@@ -19,10 +19,11 @@ KUNITCONFIG = "kernel/groups.kunitconfig"
 ARCHS = {"um": "um", "x86_64": "x86_64", "arm64": "arm64"}
 
 
-def kunit_cmd(arch, timeout=300):
-    """The kunit.py command line for arch (um, x86_64 or arm64)."""
+def kunit_cmd(arch, timeout=300, name=None):
+    """The kunit.py command line for arch (um, x86_64 or arm64), building in
+    build/out/<name> (kunit-<arch> by default)."""
     cmd = ["python3", "tools/testing/kunit/kunit.py", "run", "--kunitconfig", KUNITCONFIG,
-           "--build_dir", str(h.BUILD / f"out/kunit-{arch}"), f"--jobs={h.JOBS}",
+           "--build_dir", str(h.BUILD / "out" / (name or f"kunit-{arch}")), f"--jobs={h.JOBS}",
            f"--timeout={timeout}"]
     if arch != "um":
         cmd.append(f"--arch={h.TARGETS[arch]['karch']}")
@@ -33,13 +34,18 @@ def kunit_cmd(arch, timeout=300):
 
 def verdict(output, returncode):
     """("pass", [], counts), ("fail", what failed, counts) or ("build", why, None)
-    from kunit.py's output; counts is (ran, passed)."""
-    m = re.search(r"Ran (\d+) tests?: passed: (\d+)", output)
-    if "Testing complete" not in output or not m:
-        if re.search(r"error:|Build failed|make.*Error|ERROR:.*build", output):
+    from kunit.py's output; counts is (ran, passed).  A kernel that did not
+    start for another reason than a build error is the tool's failure."""
+    if "Starting KUnit Kernel" not in output:
+        if "Building KUnit Kernel" in output and re.search(r"error:|make.*Error", output):
             return "build", ["does not build"], None
-        return "fail", ["no KUnit result (crash or timeout)"], None
-    counts = (int(m.group(1)), int(m.group(2)))
+        raise h.Failure("kunit.py did not start a kernel: " +
+                        (output.strip().splitlines() or ["no output"])[-1][:200])
+    m = re.search(r"Ran (\d+) tests?:(.*)", output)
+    if "Testing complete" not in output or not m:
+        return "fail", ["no KUnit result (a crash or a timeout)"], None
+    passed = re.search(r"passed: (\d+)", m.group(2))
+    counts = (int(m.group(1)), int(passed.group(1)) if passed else 0)
     failed = sorted(set(re.findall(r"\[FAILED\] (groups_\w+)", output)))
     crashed = "[CRASHED]" in output
     if returncode == 0 and not failed and not crashed and counts[0] == counts[1]:
@@ -47,9 +53,10 @@ def verdict(output, returncode):
     return "fail", ["KUnit " + t for t in failed] or ["KUnit crashed"], counts
 
 
-def run(tree, arch, log, timeout=300):
+def run(tree, arch, log, timeout=300, name=None):
     """kunit.py in tree for arch; the verdict, and its output in log."""
-    r = subprocess.run(kunit_cmd(arch, timeout), cwd=tree, capture_output=True, text=True)
+    r = subprocess.run(kunit_cmd(arch, timeout, name), cwd=tree, capture_output=True,
+                       text=True)
     log.write_text(r.stdout + r.stderr)
     return verdict(r.stdout + r.stderr, r.returncode)
 

@@ -19,6 +19,7 @@ to build/results/mutants-fast.md; the exit status is non-zero if a mutant
 survives unexplained.
 """
 
+import fcntl
 import re
 import subprocess
 import time
@@ -48,7 +49,7 @@ FUNC = re.compile(r"^(?:SYSCALL_DEFINE\d\((\w+)|[\w ]*?\**(\w+)\()")
 def code_part(line):
     """The line without a trailing comment, or "" for a comment line."""
     s = line.strip()
-    if s.startswith(("/*", "*", "//")):
+    if s.startswith(("/*", "//")) or re.match(r"\*(\s|/|$)", s):
         return ""
     return line.split("/*")[0].split("//")[0].rstrip()
 
@@ -84,7 +85,7 @@ def line_mutants(line, prev=""):
         return []
     out = []
     if s.startswith("#define"):
-        return [("const", code[:m.start()] + str(int(m.group(1)) + 1) + code[m.end():]
+        return [("const", code[:m.start()] + str(int(m.group(1)) + 1) + code[m.end(1):]
                  + line[len(code):]) for m in CONST.finditer(code) if m.start() > 8]
     for m in CMP.finditer(code):
         if not re.search(r"\w", code[m.end():]) or code[:m.start()].rstrip().endswith("include"):
@@ -98,7 +99,7 @@ def line_mutants(line, prev=""):
     for m in CONST.finditer(code):
         if code[:m.start()].endswith(("[", "SYSCALL_DEFINE")):
             continue
-        out.append(("const", code[:m.start()] + str(int(m.group(1)) + 1) + code[m.end():]))
+        out.append(("const", code[:m.start()] + str(int(m.group(1)) + 1) + code[m.end(1):]))
     for m in ARITH.finditer(code):
         other = "-" if m.group(1) == "+" else "+"
         out.append(("arith", code[:m.start()] + f" {other} " + code[m.end():]))
@@ -186,16 +187,22 @@ def pick(mutants, limit):
     return sorted(chosen, key=lambda m: (m["path"], m["line"], m["id"]))
 
 
-def equivalents():
-    """id -> why no test can tell that mutant from the series."""
-    if not EQUIVALENT.exists():
-        return {}
+def equivalents(text=None):
+    """(id, the mutated line) -> why no test can tell that mutant from the
+    series; each entry is "id | mutated line | reason", so that an entry whose
+    mutant changed (a renumbering) no longer matches."""
+    if text is None:
+        text = EQUIVALENT.read_text() if EQUIVALENT.exists() else ""
     out = {}
-    for line in EQUIVALENT.read_text().splitlines():
+    for line in text.splitlines():
         if line.strip() and not line.startswith("#"):
-            key, _, why = line.partition(": ")
-            out[key.strip()] = why.strip()
+            key, new, why = [x.strip() for x in (line.split(" | ", 2) + ["", ""])[:3]]
+            out[(key, new)] = why
     return out
+
+
+def explained(explain, m):
+    return explain.get((m["id"], m["new"].strip()))
 
 
 def mutants_tree():
@@ -214,13 +221,14 @@ def mutants_tree():
 
 def run_kunit(tree, log):
     """KUnit on UML: ("pass", []), ("fail", failed tests) or ("build", why)."""
-    state, why, _ = kunit_tool.run(tree, "um", log, timeout=KUNIT_TIMEOUT)
+    state, why, _ = kunit_tool.run(tree, "um", log, timeout=KUNIT_TIMEOUT, name="mutants-um")
     return state, why
 
 
-def run_suite(tree, job):
-    """make check's x86_64 suite on this tree's kernel, built incrementally."""
-    target = h.targets_with("mutants")[0]
+def run_suite(tree, job, baseline=()):
+    """make check's suite on this tree's kernel, built incrementally; failures
+    of the unmutated kernel (baseline) do not count."""
+    target = h.first_target_with("mutants")
     t = h.TARGETS[target]
     out = h.BUILD / f"out/mutants-{target}"
     log = h.BUILD / f"logs/build-mutants-{target}.log"
@@ -230,21 +238,22 @@ def run_suite(tree, job):
     except h.Failure:
         return "build", ["does not build"]
     results = h.boot_suite("patched", target, out / t["image"], job, quiet=True)
-    failed = [r[0] for r in results if r[1] == "fail"]
+    failed = [r[0] for r in results if r[1] == "fail"
+              and r[0].split("/", 1)[-1] not in baseline]
     return ("fail", failed) if failed else ("pass", [])
 
 
-def try_mutant(tree, m, job):
+def try_mutant(tree, m, job, baseline=()):
     """Apply one mutant, run what can catch it, restore the file."""
     path = tree / m["path"]
     text = path.read_text()
     lines = text.split("\n")
     assert lines[m["line"] - 1] == m["old"], m["id"]
     lines[m["line"] - 1] = m["new"]
-    path.write_text("\n".join(lines))
     try:
+        path.write_text("\n".join(lines))
         if m["path"] == "kernel/uid16.c" or SUITE_ONLY.match(m["function"]):
-            return "suite", run_suite(tree, job)
+            return "suite", run_suite(tree, job, baseline)
         return "KUnit", run_kunit(tree, h.BUILD / f"logs/{job}.log")
     finally:
         path.write_text(text)
@@ -257,13 +266,13 @@ def all_mutants(tree):
     return found
 
 
-def table(rows, explained):
+def table(rows, explain):
     """Markdown: every mutant, what caught it, and the survivors' reasons."""
     out = ["| mutant | line | change | run | caught by | s |", "|---|---|---|---|---|---|"]
     for m, how, (verdict, why), secs in rows:
         caught = ", ".join(why[:3]) + (f" (+{len(why) - 3})" if len(why) > 3 else "")
         if verdict == "pass":
-            caught = "**survived**: " + explained.get(m["id"], "no test catches it")
+            caught = "**survived**: " + (explained(explain, m) or "no test catches it")
         elif verdict == "build":
             caught = "(does not build)"
         change = f"`{m['new'].strip()}`".replace("|", "\\|")
@@ -271,42 +280,72 @@ def table(rows, explained):
     return "\n".join(out) + "\n"
 
 
-def cmd_fast(limit, suite_limit, only=()):
-    t0 = time.monotonic()
-    tree = mutants_tree()
-    every = all_mutants(tree)
+def choose(every, limit, suite_limit, only):
+    """The mutants to run: those named, or up to limit that KUnit reaches and
+    up to suite_limit that only the selftests reach."""
     if only:
         chosen = [m for m in every if m["id"] in only]
         unknown = set(only) - {m["id"] for m in chosen}
         if unknown:
             raise h.Failure(f"check-mutants: no mutant {', '.join(sorted(unknown))}")
-    else:
-        slow = [m for m in every if m["path"] == "kernel/uid16.c"
-                or SUITE_ONLY.match(m["function"])]
-        chosen = pick([m for m in every if m not in slow], limit) + pick(slow, suite_limit)
-    h.progress(f"check-mutants: {len(chosen)} of {len(every)} mutants of the series' lines "
-               f"(tree: {h.shown(tree)})")
+        return chosen
+    slow = [m for m in every if needs_suite(m)]
+    return pick([m for m in every if m not in slow], limit) + pick(slow, suite_limit)
+
+
+def needs_suite(m):
+    return m["path"] == "kernel/uid16.c" or SUITE_ONLY.match(m["function"]) is not None
+
+
+def baselines(tree, chosen):
+    """The unmutated series must pass KUnit; the suite's failures without a
+    mutant (none expected) are left out of the mutants' verdicts."""
     base, why = run_kunit(tree, h.BUILD / "logs/mutants-base.log")
     if base != "pass":
         raise h.Failure(f"check-mutants: the unmutated series fails KUnit: {why}")
-    explained, rows, results = equivalents(), [], []
+    if not any(needs_suite(m) for m in chosen):
+        return set()
+    state, failed = run_suite(tree, "mutants-base")
+    if failed:
+        h.progress(f"check-mutants: the unmutated suite fails {len(failed)} test(s), "
+                   f"not counted against the mutants: {', '.join(failed[:3])}")
+    return {f.split("/", 1)[-1] for f in failed}
+
+
+def verdict_of(m, verdict, why, explain):
+    name = f"check-mutants: {m['id']} (line {m['line']})"
+    if verdict == "fail":
+        return name, "pass", f"caught by {why[0]}"
+    if verdict == "build":
+        return name, "skip", "does not build"
+    if explained(explain, m):
+        return name, "skip", f"survives, equivalent: {explained(explain, m)}"
+    return name, "fail", "survives: no test catches it"
+
+
+def cmd_fast(limit, suite_limit, only=()):
+    t0 = time.monotonic()
+    lock = open(h.BUILD / "mutants.lock", "w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        raise h.Failure("check-mutants: another run holds build/mutants.lock") from None
+    tree = mutants_tree()
+    every = all_mutants(tree)
+    chosen = choose(every, limit, suite_limit, only)
+    h.progress(f"check-mutants: {len(chosen)} of {len(every)} mutants of the series' lines "
+               f"(tree: {h.shown(tree)})")
+    baseline = baselines(tree, chosen)
+    explain, rows, results = equivalents(), [], []
     for k, m in enumerate(chosen, 1):
         start = time.monotonic()
-        how, (verdict, why) = try_mutant(tree, m, f"mutant-{k}")
+        how, (verdict, why) = try_mutant(tree, m, f"mutant-{k}", baseline)
         rows.append((m, how, (verdict, why), time.monotonic() - start))
-        name = f"check-mutants: {m['id']} (line {m['line']})"
-        if verdict == "fail":
-            results.append((name, "pass", f"caught by {why[0]}"))
-        elif verdict == "build":
-            results.append((name, "skip", "does not build"))
-        elif m["id"] in explained:
-            results.append((name, "skip", f"survives, equivalent: {explained[m['id']]}"))
-        else:
-            results.append((name, "fail", "survives: no test catches it"))
+        results.append(verdict_of(m, verdict, why, explain))
         h.progress(f"check-mutants: {k}/{len(chosen)} {m['id']}: {results[-1][1]} "
                    f"{results[-1][2]}", start)
     md = h.BUILD / "results/mutants-fast.md"
     md.parent.mkdir(parents=True, exist_ok=True)
-    md.write_text(table(rows, explained))
+    md.write_text(table(rows, explain))
     print(f"check-mutants: the table is in {h.shown(md)}")
     return h.conclude("check-mutants-fast", results, t0)

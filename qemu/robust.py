@@ -196,7 +196,7 @@ def cmd_mutants(args):
     if args.fast:
         return mutate.cmd_fast(args.limit, args.suite_limit, args.names)
     t0 = time.monotonic()
-    target = h.targets_with("mutants")[0]
+    target = h.first_target_with("mutants")
     names = args.names or sorted(p.stem for p in h.MUTANTS.glob("*.patch"))
     checks = args.checks.split(",")
     unknown = [c for c in checks if c not in MUTANT_CHECKS]
@@ -241,7 +241,7 @@ def main():
     p.add_argument("--seconds", type=int, default=STRESS_SECONDS)
     p.set_defaults(fn=cmd_debug)
     p = sub.add_parser("check-kcsan")
-    p.add_argument("--target", default=h.targets_with("kcsan")[0],
+    p.add_argument("--target", default=h.first_target_with("kcsan"),
                    choices=h.targets_with("kcsan"))
     p.add_argument("--seconds", type=int, default=STRESS_SECONDS)
     p.set_defaults(fn=cmd_kcsan)

@@ -12,19 +12,20 @@ import bench  # noqa: E402
 
 
 class Memory(unittest.TestCase):
-    def test_a_round_more_than_a_page_off_fails(self):
+    def test_a_round_off_by_any_byte_fails(self):
         layout = (520, 10)                       # 41,480 bytes with 4K pages
         ok = {("mem_measured", 10000): 41480, ("mem_freed", 10000): 41480}
-        near = {("mem_measured", 10000): 41480 + 4096}
+        near = {("mem_measured", 10000): 41480 - 4096}
         off = {("mem_measured", 10000): 41480 + 4097, ("mem_freed", 10000): 41480 + 4097}
         failures, notes, check = bench.memory_rounds([ok, near, off, {}], "patched", 10000,
                                                      4096, layout)
-        self.assertEqual(len(failures), 2)
-        self.assertIn("round 3: measured 45,577, computed 41,480 (520 header + 10 pages)",
+        self.assertEqual(len(failures), 3)
+        self.assertIn("round 2: measured 37,384, computed 41,480 (520 header + 10 pages)",
                       failures[0])
-        self.assertIn("round 4: no mem_measured", failures[1])
+        self.assertIn("round 3: measured 45,577", failures[1])
+        self.assertIn("round 4: no mem_measured", failures[2])
         self.assertEqual(notes, ["patched N=10000 round 2: frees not verified"])
-        self.assertEqual(check, ["DIFF patched"])
+        self.assertEqual(check, ["DIFF patched", "DIFF patched"])
 
     def test_frees_that_differ_are_flagged(self):
         run = {("mem_measured", 1): 16, ("mem_freed", 1): 8}

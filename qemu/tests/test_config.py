@@ -37,7 +37,9 @@ class Table(unittest.TestCase):
                "arch/riscv/boot/Image riscv64 x86_64 8 bisect,differential -\n"
                "abi riscv64 riscv64-linux-gnu-gcc libc6-dev-riscv64-cross -\n")
         targets = config.load_table(row)[0]
-        self.assertEqual(targets["riscv64"]["kmalloc_min"], 8)
+        self.assertEqual(targets["riscv64"]["kmalloc_min"], {"*": 8})
+        two = config.load_table(row.replace(" 8 bisect", " 6.1=128,6.12=8 bisect"))[0]
+        self.assertEqual(two["riscv64"]["kmalloc_min"], {"6.1": 128, "6.12": 8})
         self.assertEqual(targets["riscv64"]["checks"], ["bisect", "differential"])
         self.assertEqual(targets["riscv64"]["bootargs"], "")
 
@@ -47,6 +49,8 @@ class Table(unittest.TestCase):
             return str(e.exception)
         self.assertIn("unknown check 'kasan'", error(row.replace("bisect,", "kasan,")))
         self.assertIn("kmalloc-min", error(row.replace(" 8 bisect", " eight bisect")))
+        self.assertIn("kmalloc-min", error(row.replace(" 8 bisect", " 6.1=,6.12=8 bisect")))
+        self.assertIn("kmalloc-min", error(row.replace(" 8 bisect", " =8 bisect")))
         self.assertIn("no kconfig/riscv.config", error(row.replace(" x86_64 8", " riscv 8")))
         self.assertIn("no abi row 'riscv64'", error(row.split("\n")[0]))
 
@@ -62,6 +66,8 @@ class Table(unittest.TestCase):
         for check in config.TARGET_CHECKS:
             self.assertTrue(config.targets_with(check), check)
         self.assertEqual(config.targets_with("kcsan"), ["x86_64"])
+        self.assertEqual(config.kmalloc_min("x86_64"), 8)
+        self.assertEqual(config.kmalloc_min("arm64"), {"6.1": 128, "6.12": 8}[config.BASE])
         self.assertIn(["W=1", "sparse"], [c[4] for c in config.COMPILE])
 
 

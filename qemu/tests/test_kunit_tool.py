@@ -35,7 +35,19 @@ class Verdict(unittest.TestCase):
         cut = out[:out.index("Testing complete")]
         self.assertEqual(kunit_tool.verdict(cut, 1)[0], "fail")
         self.assertEqual(kunit_tool.verdict(
-            "kernel/groups.c:300:1: error: expected ';'\nmake[2]: *** Error 1", 1)[0], "build")
+            "Building KUnit Kernel ...\nkernel/groups.c:300:1: error: expected ';'\n"
+            "make[2]: *** Error 1", 1)[0], "build")
+        # a kernel that printed "error:" after it started was built
+        self.assertEqual(kunit_tool.verdict(
+            "Building KUnit Kernel ...\nStarting KUnit Kernel (1/1)...\nerror: x\n", 1)[0],
+            "fail")
+        with self.assertRaises(kunit_tool.h.Failure):
+            kunit_tool.verdict("Traceback: no space left on device\n", 1)
+
+    def test_all_failed_has_no_passed_count(self):
+        out = (DATA / "kunit-tool-fail.log").read_text().replace(
+            "Ran 208 tests: passed: 181, failed: 27", "Ran 208 tests: failed: 208")
+        self.assertEqual(kunit_tool.verdict(out, 1)[2], (208, 0))
 
 
 class Command(unittest.TestCase):

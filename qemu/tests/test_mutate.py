@@ -76,6 +76,20 @@ class Rules(unittest.TestCase):
             "\t__group_info_blocks(gi)[b] =")])
         self.assertIn(("drop", ";"), rules("\t\tretval = 1;", "\tif (!gid_eq(grp, x))"))
 
+    def test_a_statement_through_a_pointer_is_code(self):
+        self.assertIn(("drop", ";"), rules("\t\t*len = gi->ngroups;", "{"))
+        self.assertIn(("const", "#define GROUPS16_CHUNK\t65U"), rules("#define GROUPS16_CHUNK\t64U"))
+
+    def test_an_explanation_is_for_one_mutated_line(self):
+        text = "# c\ngroups.c:f:cmp1 | if (a < b) { | both sort\n"
+        explain = mutate.equivalents(text)
+        m = {"id": "groups.c:f:cmp1", "new": "\tif (a < b) {"}
+        self.assertEqual(mutate.explained(explain, m), "both sort")
+        self.assertIsNone(mutate.explained(explain, {**m, "new": "\tif (a > b) {"}))
+        for line in (mutate.EQUIVALENT.read_text().splitlines()):
+            if line and not line.startswith("#"):
+                self.assertEqual(len(line.split(" | ")), 3, line)
+
     def test_define_constant(self):
         self.assertEqual(rules("#define GROUPS_SORT_SMALL\t64"),
                          [("const", "#define GROUPS_SORT_SMALL\t65")])

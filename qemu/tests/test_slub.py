@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import config  # noqa: E402
 import slub  # noqa: E402
 
-PAGE, KMIN = 4096, config.TARGETS["x86_64"]["kmalloc_min"]
+PAGE, KMIN = 4096, config.kmalloc_min("x86_64")
 
 
 def both(n):
