@@ -19,12 +19,13 @@ KUNITCONFIG = "kernel/groups.kunitconfig"
 ARCHS = {"um": "um", "x86_64": "x86_64", "arm64": "arm64"}
 
 
-def kunit_cmd(arch, timeout=300, name=None):
+def kunit_cmd(arch, timeout=300, name=None, options=()):
     """The kunit.py command line for arch (um, x86_64 or arm64), building in
-    build/out/<name> (kunit-<arch> by default)."""
+    build/out/<name> (kunit-<arch> by default), with options added to the
+    kunitconfig (--kconfig_add)."""
     cmd = ["python3", "tools/testing/kunit/kunit.py", "run", "--kunitconfig", KUNITCONFIG,
            "--build_dir", str(h.BUILD / "out" / (name or f"kunit-{arch}")), f"--jobs={h.JOBS}",
-           f"--timeout={timeout}"]
+           f"--timeout={timeout}", *[f"--kconfig_add={o}" for o in options]]
     if arch != "um":
         cmd.append(f"--arch={h.TARGETS[arch]['karch']}")
         if h.TARGETS[arch]["cross"]:
@@ -32,7 +33,7 @@ def kunit_cmd(arch, timeout=300, name=None):
     return cmd
 
 
-def verdict(output, returncode):
+def verdict(output, returncode, kernel_log=""):
     """("pass", [], counts), ("fail", what failed, counts) or ("build", why, None)
     from kunit.py's output; counts is (ran, passed).  A kernel that did not
     start for another reason than a build error is the tool's failure."""
@@ -48,17 +49,27 @@ def verdict(output, returncode):
     counts = (int(m.group(1)), int(passed.group(1)) if passed else 0)
     failed = sorted(set(re.findall(r"\[FAILED\] (groups_\w+)", output)))
     crashed = "[CRASHED]" in output
-    if returncode == 0 and not failed and not crashed and counts[0] == counts[1]:
+    # a KASAN, UBSAN or BUG report does not always fail the test it came in
+    # (UML's own boot warnings come before the suites start)
+    during = re.split(r"^.*K?TAP version.*$", kernel_log, maxsplit=1, flags=re.M)[-1]
+    problems = [x.strip() for x in during.splitlines() if h.kernel_problem(x)]
+    if returncode == 0 and not failed and not crashed and counts[0] == counts[1] \
+            and not problems:
         return "pass", [], counts
-    return "fail", ["KUnit " + t for t in failed] or ["KUnit crashed"], counts
+    why = (["KUnit " + t for t in failed] or (["KUnit crashed"] if crashed else [])
+           or ["kernel: " + x[:120] for x in problems[:1]] or [f"kunit.py exit {returncode}"])
+    return "fail", why, counts
 
 
-def run(tree, arch, log, timeout=300, name=None):
+def run(tree, arch, log, timeout=300, name=None, options=()):
     """kunit.py in tree for arch; the verdict, and its output in log."""
-    r = subprocess.run(kunit_cmd(arch, timeout, name), cwd=tree, capture_output=True,
+    kernel_log = h.BUILD / "out" / (name or f"kunit-{arch}") / "test.log"
+    kernel_log.unlink(missing_ok=True)
+    r = subprocess.run(kunit_cmd(arch, timeout, name, options), cwd=tree, capture_output=True,
                        text=True)
     log.write_text(r.stdout + r.stderr)
-    return verdict(r.stdout + r.stderr, r.returncode)
+    return verdict(r.stdout + r.stderr, r.returncode,
+                   kernel_log.read_text(errors="replace") if kernel_log.exists() else "")
 
 
 def cmd_kunit(args):

@@ -44,6 +44,17 @@ class Verdict(unittest.TestCase):
         with self.assertRaises(kunit_tool.h.Failure):
             kunit_tool.verdict("Traceback: no space left on device\n", 1)
 
+    def test_a_kasan_report_fails_a_run_whose_tests_passed(self):
+        out = (DATA / "kunit-tool-pass.log").read_text()
+        log = ("[    0.5] WARNING: CPU: 0 PID: 1 at arch/um/drivers/virt-pci.c:886\n"
+               "[    2.0] KTAP version 1\n[    2.1] ok 1 groups_test_layout\n"
+               "[    2.2] BUG: KASAN: stack-out-of-bounds in groups_radix_permute+0xe9/0x310\n")
+        self.assertEqual(kunit_tool.verdict(out, 0, log),
+                         ("fail", ["kernel: [    2.2] BUG: KASAN: stack-out-of-bounds in "
+                                   "groups_radix_permute+0xe9/0x310"], (208, 208)))
+        # UML's boot warnings come before the suites
+        self.assertEqual(kunit_tool.verdict(out, 0, "\n".join(log.split("\n")[:3]))[0], "pass")
+
     def test_all_failed_has_no_passed_count(self):
         out = (DATA / "kunit-tool-fail.log").read_text().replace(
             "Ran 208 tests: passed: 181, failed: 27", "Ran 208 tests: failed: 208")
