@@ -53,7 +53,7 @@ help:
 	@echo "make check-mutants  each broken variant in robust/mutants/ must be caught by"
 	@echo "                 check, check-differential or check-debug (ALL=1: by each)"
 	@echo "                 FAST=1: 40+10 mutants of the series' lines made by rule, against"
-	@echo "                 KUnit on UML (kunit.py) or the x86_64 suite (LIMIT=, SUITE_LIMIT=; 0: all)"
+	@echo "                 KUnit on UML with KASAN (kunit.py) or the x86_64 suite (LIMIT=, SUITE_LIMIT=; 0: all)"
 	@echo "make check-kcsan  the patched x86_64 kernel with KCSAN, 2 vCPUs: the stress program"
 	@echo "make check-differential  a seeded random sequence of group calls under every ABI,"
 	@echo "                 checked against a model of 6.1; vanilla and patched digests agree"
