@@ -7,14 +7,15 @@ turned into its neighbour (< and <=, > and >=, == and !=), gid_lt() and
 gid_gt() swapped or gid_eq() negated, an integer constant plus one, + and -
 swapped, an if's condition negated, or a statement dropped.  Each runs, on a
 worktree of the series (build/mutants-tree), against the KUnit suites through
-the kernel's own tools/testing/kunit/kunit.py on UML: one object rebuilt and
-a relink, about 20 s.  A mutant of code that KUnit cannot reach (the copies
-to and from user memory, the 16-bit calls, the syscalls) boots instead the
-patched x86_64 kernel with make check's suite, rebuilt incrementally (about
-2 min each).
+the kernel's own tools/testing/kunit/kunit.py on UML with KASAN: one object
+rebuilt and a relink, 10-25 s; a failed test, a crash, a timeout or a kernel
+report (KASAN, BUG, WARNING) catches it.  A mutant of code that KUnit cannot
+reach (the copies to and from user memory, the 16-bit calls, the syscalls)
+boots instead the x86_64 kernel with make check's suite, rebuilt
+incrementally (one to two minutes each), against an unmutated boot.
 
 A survivor is a missing test, unless robust/mutants/equivalent.txt explains
-why no test can tell it apart (the id, a colon, the reason).  The table goes
+why no test can tell it apart ("id | mutated line | reason").  The table goes
 to build/results/mutants-fast.md; the exit status is non-zero if a mutant
 survives unexplained.
 """
