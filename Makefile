@@ -30,7 +30,6 @@ PACKAGES := linux-source-$(BASE) make flex bison bc libelf-dev libssl-dev cpio p
 
 ROUNDS  ?= 5
 
-
 .PHONY: help deps install tree build run guest-run check kunit check-debug check-kcsan check-mutants check-differential bench \
 	bench-lookups bench-native bench-frag \
 	export series-check send-email-dry-run clean distclean
