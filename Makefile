@@ -31,7 +31,7 @@ PACKAGES := linux-source-$(BASE) make flex bison bc libelf-dev libssl-dev cpio p
 ROUNDS  ?= 5
 
 .PHONY: help deps install tree build run guest-run check kunit check-debug check-kcsan check-mutants check-differential bench \
-	bench-lookups bench-native bench-frag \
+	bench-lookups bench-native bench-frag check-nfs bench-nfs \
 	export series-check send-email-dry-run clean distclean
 
 help:
@@ -56,6 +56,12 @@ help:
 	@echo "make check-kcsan  the patched x86_64 kernel with KCSAN, 2 vCPUs: the stress program"
 	@echo "make check-differential  a seeded random sequence of group calls under every ABI,"
 	@echo "                 checked against a model of 6.1; vanilla and patched digests agree"
+	@echo "make check-nfs   the kernel's NFS server and client in one guest, Debian's daemons,"
+	@echo "                 root_squash and rpc.mountd --manage-gids: who may read what, as users"
+	@echo "                 of 16 to 6,000 groups and as root (ARCH=..., KERNEL=patched|vanilla)"
+	@echo "make bench-nfs   vanilla, the series without and with its nfsd patch: RPCs per second"
+	@echo "                 and allocations per RPC, boots alternated: build/bench/nfs-<arch>/"
+	@echo "                 (ARCH=..., ROUNDS=3)"
 	@echo "make bench       patched vs vanilla under QEMU, alternating boots: table and plots"
 	@echo "                 in build/bench/<arch>/ (ARCH=..., ROUNDS=5), then bench-frag"
 	@echo "                 (FRAG_ROUNDS=3); not part of make check"
@@ -137,6 +143,13 @@ bench-lookups: deps
 
 bench-frag: deps
 	@python3 qemu/bench_frag.py --target $(ARCH) --rounds $(ROUNDS)
+
+check-nfs: deps
+	@python3 qemu/nfs.py check --target $(ARCH) $(KERNEL)
+
+bench-nfs: ROUNDS = 3
+bench-nfs: deps
+	@python3 qemu/nfs.py bench --target $(ARCH) --rounds $(ROUNDS)
 
 bench-native: ROUNDS = 9
 bench-native: deps

@@ -8,12 +8,16 @@
  *	groups_frag [--fill-mb N] [--keep N] [--calls N] [--clean-calls N]
  *		    [--loop-seconds S] [--fill-seconds S] [--cg-headroom-kb K]
  *		    [--no-cgroup] [--probe]
+ *	groups_frag --hold [--fill-mb N] [--keep N]
  *
  * Output, one line each:
  *
  *	BENCH <metric> <N> <value>	machine-parseable, as groups_bench's
  *	FRAG <text>			for people: buddyinfo, pagetypeinfo, notes
  *	groups_frag: <text>		something it needs failed: the run is void
+ *
+ * --hold fragments memory as below, prints "FRAG held" and keeps it so
+ * until it is killed: the fragmented memory of make bench-nfs.
  *
  * In one boot, in this order:
  *
@@ -174,7 +178,7 @@ static const int sizes[] = { 10000, NGROUPS_MAX };
 static struct {
 	long fill_mb, keep, calls, clean_calls, cg_headroom_kb;
 	double loop_seconds, fill_seconds;
-	int cgroup, probe;
+	int cgroup, probe, hold;
 } opt = { 1024, 16, 200, 100, 16384, 120, 300, 1, 0 };
 
 static long page;
@@ -1016,6 +1020,8 @@ int main(int argc, char **argv)
 
 		if (!strcmp(a, "--no-cgroup"))
 			opt.cgroup = 0;
+		else if (!strcmp(a, "--hold"))
+			opt.hold = 1;
 		else if (!strcmp(a, "--probe"))
 			opt.probe = 1;
 		else if (v && !strcmp(a, "--fill-mb") && ++i)
@@ -1064,6 +1070,14 @@ int main(int argc, char **argv)
 	report("", "page_size", 0, page);
 
 	buddy_report("boot");
+	if (opt.hold) {
+		fragment();
+		buddy_report("fragmented");
+		printf("FRAG held\n");
+		fflush(stdout);
+		for (;;)
+			pause();
+	}
 	phase_run("clean", opt.clean_calls, g);
 
 	fragment();

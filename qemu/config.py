@@ -136,7 +136,7 @@ WARNING_CHECKS = ("W=1", "sparse")
 ROW_FIELDS = {
     "target": "name karch cross qemu machine cpu console image abis fragments kmalloc-min "
               "checks bootargs",
-    "abi": "name cc libc flags",
+    "abi": "name debian cc libc flags",
     "compile": "name karch cross defconfig checks",
     "base": "name package series build before-pages",
 }
@@ -161,7 +161,8 @@ def load_table(text=None):
         if f[0] == "target":
             targets[f[1]] = target_row(f, n)
         elif f[0] == "abi":
-            abis[f[1]] = {"cc": f[2], "libc": f[3], "cflags": [] if f[4] == "-" else f[4:]}
+            abis[f[1]] = {"debian": f[2], "cc": f[3], "libc": f[4],
+                          "cflags": [] if f[5] == "-" else f[5:]}
         elif f[0] == "compile":
             compile_only.append((f[1], f[2], "" if f[3] == "-" else f[3],
                                  "" if f[4] == "-" else f[4], names(f[5], WARNING_CHECKS, n)))

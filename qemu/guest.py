@@ -216,11 +216,15 @@ def boot_suite(kernel, target, image=None, job=None, quiet=False):
     return results
 
 
-def boot_plan(kernel, target, image, job, files, plan, timeout, built=None, smp=1):
-    """Boot with /init, files and plan; return the console, outcome, time and results.
-    built: build_userspace(target), if the caller has it already."""
-    built = built or build_userspace(target)
-    initrd = make_initramfs(BUILD / "results" / job / "initramfs.cpio", target, files, plan)
+def boot_plan(kernel, target, image, job, files, plan, timeout, built=None, smp=1,
+              overlay=None):
+    """Boot with /init, files, plan and overlay (a directory the guest's root gets
+    whole); return the console, outcome, time and results.  built:
+    build_userspace(target), if the caller has it already."""
+    if built is None:
+        build_userspace(target)
+    initrd = make_initramfs(BUILD / "results" / job / "initramfs.cpio", target, files, plan,
+                            overlay)
     progress(f"boot: {job}: booting {kernel} {target} "
              f"(console: {results_of(job)}/console.log)")
     lines, outcome, elapsed = boot(kernel, target, job, image, initrd, timeout, smp=smp,

@@ -35,7 +35,7 @@ class Table(unittest.TestCase):
     def test_a_target_is_one_row(self):
         row = ("target  riscv64 riscv riscv64-linux-gnu- qemu-system-riscv64 virt max ttyS0 "
                "arch/riscv/boot/Image riscv64 x86_64 8 bisect,differential -\n"
-               "abi riscv64 riscv64-linux-gnu-gcc libc6-dev-riscv64-cross -\n")
+               "abi riscv64 riscv64 riscv64-linux-gnu-gcc libc6-dev-riscv64-cross -\n")
         targets = config.load_table(row)[0]
         self.assertEqual(targets["riscv64"]["kmalloc_min"], {"*": 8})
         two = config.load_table(row.replace(" 8 bisect", " 6.1=128,6.12=8 bisect"))[0]

@@ -1,0 +1,349 @@
+# SPDX-License-Identifier: GPL-2.0
+"""make check-nfs and make bench-nfs: the kernel's NFS server and client in
+one guest, over the loopback address, with Debian's own daemons.
+
+The guest's root holds Debian's nfs-kernel-server, nfs-common, rpcbind,
+netbase and busybox-static for the target's architecture, with the
+libraries they depend on (apt-get download and dpkg -x; dependencies that
+are not libraries, init scripts and python3 among them, are not needed to
+start the daemons by hand).  robust/nfs_guest.sh starts them: /srv, a
+tmpfs, exported with root_squash to 127.0.0.1, rpc.mountd --manage-gids,
+then NFSv3 and NFSv4.2 mounts of it.
+
+check: robust/nfs_client.c reads files of the export as the users below,
+each with its whole group list: granted through a group beyond the 16
+that AUTH_SYS carries (rpc.mountd supplies the rest), denied outside the
+list, and root squashed (gid 0 taken from its list, not its other groups).
+
+bench: vanilla, the series without the nfsd patch and the whole series,
+booted in turn, ROUNDS times: RPCs per second of a stat()+access() loop as
+users of 16, 1,000 and 6,000 groups, and per RPC the group lists that nfsd
+builds (a kprobe on groups_alloc()), slab allocations and bytes, and page
+allocations by order (the kmem tracepoints).
+
+Why 6,000 and not 8,192: rpc.mountd hands a user's groups to the kernel in
+one write to /proc/net/rpc/auth.unix.gid/channel, which the kernel takes
+only below 32,768 bytes (cache_downcall()); with 4-digit gids that is
+about 6,500 gids, whatever the kernel's NGROUPS_MAX.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import time
+from pathlib import Path
+
+from config import ABIS, BUILD, Failure, ROOT, TARGETS, progress, sh, shown
+from guest import boot_plan, compile_c, report_boot
+from kbuild import build_kernel
+from trees import series_patches
+
+DAEMONS = ("nfs-kernel-server", "nfs-common", "rpcbind", "netbase", "busybox-static")
+NFSD_PATCH = "NFSD: share the request's group list"
+OUTSIDE = 9999          # a group nobody is in
+# name, uid, its groups (the first is its primary group)
+USERS = (
+    ("root", 0, [0, 900]),
+    ("wheel", 1001, [1200, 0, 1201]),           # a user whose list holds gid 0
+    ("u16", 1016, list(range(1100, 1116))),
+    ("u1000", 2000, list(range(2000, 3000))),
+    ("u6000", 3000, list(range(3000, 9000))),
+)
+BENCH_USERS = ("u16", "u1000", "u6000")
+
+
+def spec(gids):
+    """[3000, 3001, ..., 8999] as "3000-8999"; [0, 900] as "0,900"."""
+    out, start = [], None
+    s = sorted(gids)
+    for i, g in enumerate(s):
+        if start is None:
+            start = g
+        if i + 1 == len(s) or s[i + 1] != g + 1:
+            out.append(str(start) if start == g else f"{start}-{g}")
+            start = None
+    return ",".join(out)
+
+
+def etc_files():
+    """/etc/passwd and /etc/group of the guest."""
+    passwd = ["root:x:0:0:root:/root:/bin/sh", "_rpc:x:100:65534::/run/rpcbind:/bin/false",
+              "nobody:x:65534:65534:nobody:/nonexistent:/bin/false"]
+    members = {OUTSIDE: [], 65534: []}
+    for name, uid, gids in USERS:
+        if uid:
+            passwd.append(f"{name}:x:{uid}:{gids[0]}::/:/bin/sh")
+        for g in gids:
+            members.setdefault(g, []).append(name)
+    group = [f"{'root' if g == 0 else 'nogroup' if g == 65534 else f'g{g}'}:x:{g}:"
+             f"{','.join(m)}" for g, m in sorted(members.items())]
+    return "\n".join(passwd) + "\n", "\n".join(group) + "\n"
+
+
+def served_files():
+    """Lines of /harness/nfs/files: path uid gid mode, under /srv."""
+    rows = []
+    for name, uid, gids in USERS:
+        rows.append(f"{name}/ 0 0 0755")
+        if name == "root":
+            rows += ["root/gid0 0 0 0040", "root/owner 0 0 0400", "root/group900 0 900 0040"]
+        elif name == "wheel":
+            rows += ["wheel/gid0 0 0 0040", "wheel/own 0 1201 0040"]
+        else:
+            rows += [f"{name}/first 0 {min(gids)} 0040", f"{name}/last 0 {max(gids)} 0040",
+                     f"{name}/outside 0 {OUTSIDE} 0040"]
+    return "\n".join(rows) + "\n"
+
+
+def check_table():
+    """nfs_client's rows: label path uid gid gids expect, on both mounts."""
+    rows = []
+    for mnt in ("v3", "v4"):
+        for name, uid, gids in USERS:
+            who = f"/mnt/{mnt}/{name}"
+            base = f"{uid} {gids[0]} {spec(gids)}"
+            if name == "root":
+                rows += [f"{mnt}-root-squashed-from-gid-0 {who}/gid0 {base} EACCES",
+                         f"{mnt}-root-squashed-from-uid-0 {who}/owner {base} EACCES",
+                         f"{mnt}-root-keeps-its-other-group {who}/group900 {base} read"]
+            elif name == "wheel":
+                rows += [f"{mnt}-wheel-squashed-from-gid-0 {who}/gid0 {base} EACCES",
+                         f"{mnt}-wheel-keeps-its-own-group {who}/own {base} read"]
+            else:
+                beyond = "-beyond-the-16-of-auth-sys" if len(gids) > 16 else ""
+                rows += [f"{mnt}-{name}-first-group {who}/first {base} read",
+                         f"{mnt}-{name}-last-group{beyond} {who}/last {base} read",
+                         f"{mnt}-{name}-denied-outside-its-groups {who}/outside {base} EACCES"]
+    return "\n".join(rows) + "\n"
+
+
+def users_file():
+    return "".join(f"{n} {u} {g[0]} {spec(g)}\n" for n, u, g in USERS)
+
+
+def depends(deb):
+    """The package names of a .deb's Depends and Pre-Depends (first alternatives)."""
+    out = []
+    for field in ("Pre-Depends", "Depends"):
+        text = subprocess.run(["dpkg-deb", "-f", deb, field], capture_output=True,
+                              text=True).stdout
+        for item in filter(None, (x.strip() for x in text.split(","))):
+            out.append(re.split(r"[\s:(|]", item.split("|")[0].strip())[0])
+    return out
+
+
+def foreign_arch(arch, log):
+    """Let apt download arch's packages (dpkg --add-architecture, apt-get update)."""
+    have = subprocess.run(["dpkg", "--print-foreign-architectures"], capture_output=True,
+                          text=True).stdout.split()
+    if arch == dpkg_arch() or arch in have:
+        return
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    progress(f"nfs: adding the {arch} architecture to dpkg for its packages")
+    sh([*sudo, "dpkg", "--add-architecture", arch], log)
+    sh([*sudo, "apt-get", "update", "-qq"], log)
+
+
+def download(names, arch, debs, log):
+    """apt-get download name:arch into debs; the .deb files, by package name."""
+    want = [n for n in names if not list(debs.glob(f"{n}_*_{arch}.deb")) and
+            not list(debs.glob(f"{n}_*_all.deb"))]
+    if want:
+        r = sh(["apt-get", "download", *[f"{n}:{arch}" for n in want]], log, cwd=debs,
+               check=False)
+        if r.returncode:
+            raise Failure(f"apt-get download of {arch} packages failed (log: {shown(log)})")
+    found = {}
+    for n in names:
+        hits = sorted(debs.glob(f"{n}_*_{arch}.deb")) + sorted(debs.glob(f"{n}_*_all.deb"))
+        if not hits:
+            raise Failure(f"apt-get download gave no {n} for {arch}")
+        found[n] = hits[-1]
+    return found
+
+
+def dpkg_arch():
+    return subprocess.run(["dpkg", "--print-architecture"], capture_output=True,
+                          text=True).stdout.strip()
+
+
+def guest_root(arch):
+    """build/nfs/root-<arch>: the daemons and their libraries, extracted."""
+    top = BUILD / "nfs"
+    root, debs = top / f"root-{arch}", top / f"debs-{arch}"
+    stamp = root / ".harness-packages"
+    if stamp.exists():
+        return root
+    debs.mkdir(parents=True, exist_ok=True)
+    log = BUILD / f"logs/nfs-packages-{arch}.log"
+    foreign_arch(arch, log)
+    progress(f"nfs: Debian's {', '.join(DAEMONS)} and their libraries for {arch} "
+             f"(log: {shown(log)})")
+    shutil.rmtree(root, ignore_errors=True)
+    seen, queue = set(), list(DAEMONS)
+    while queue:
+        batch = [n for n in dict.fromkeys(queue) if n not in seen]
+        queue = []
+        seen.update(batch)
+        for name, deb in download(batch, arch, debs, log).items():
+            queue += [d for d in depends(deb) if d.startswith("lib") and d not in seen]
+            sh(["dpkg-deb", "-x", deb, root], log)
+    for junk in ("usr/share/doc", "usr/share/man", "usr/share/locale", "usr/share/info",
+                 "usr/share/lintian", "etc/init.d", "lib/systemd", "usr/lib/systemd"):
+        shutil.rmtree(root / junk, ignore_errors=True)
+    stamp.write_text("\n".join(sorted(seen)) + "\n")
+    progress(f"nfs: {len(seen)} packages in {shown(root)}")
+    return root
+
+
+def guest_files(target, mode_args):
+    """The files and plan of one boot."""
+    t = TARGETS[target]
+    abi = t["abis"][0]
+    work = BUILD / "nfs" / "etc"
+    work.mkdir(parents=True, exist_ok=True)
+    passwd, group = etc_files()
+    texts = {"passwd": passwd, "group": group, "files": served_files(),
+             "table": check_table(), "users": users_file()}
+    for name, text in texts.items():
+        (work / name).write_text(text)
+    client = compile_c(abi, ROOT / "robust/nfs_client.c", BUILD / "bin" / abi / "nfs_client")
+    frag = compile_c(abi, ROOT / "bench/groups_frag.c", BUILD / "bin" / abi / "groups_frag",
+                     libs=["-pthread"])
+    files = {"/etc/passwd": work / "passwd", "/etc/group": work / "group",
+             "/harness/nfs/files": work / "files", "/harness/nfs/table": work / "table",
+             "/harness/nfs/users": work / "users", "/harness/nfs/guest.sh":
+             ROOT / "robust/nfs_guest.sh", "/usr/local/bin/nfs_client": client,
+             "/usr/local/bin/groups_frag": frag}
+    plan = [["nfs", 900, "/bin/busybox", "sh", "/harness/nfs/guest.sh", *mode_args]]
+    return files, plan, guest_root(ABIS[abi]["debian"])
+
+
+def boot_nfs(kernel, target, job, mode_args, timeout=900):
+    image = build_kernel(kernel, target, extra=("nfs",))
+    files, plan, root = guest_files(target, mode_args)
+    return boot_plan(kernel, target, image, job, files, plan, timeout, built={},
+                     overlay=root)
+
+
+def cmd_check(args):
+    status = 0
+    for kernel in args.kernels:
+        job = f"nfs-{kernel}-{args.target}"
+        lines, outcome, elapsed, results = boot_nfs(kernel, args.target, job, ["check"])
+        c = report_boot(job, results, lines, outcome, elapsed)
+        if c["fail"] or outcome != "ok" or not c["pass"]:
+            status = 1
+    return status
+
+
+def nfsd_upto():
+    """upto-NNNN: the series up to the patch before the nfsd one."""
+    names = [p.name for p in series_patches()]
+    for i, text in enumerate(p.read_text() for p in series_patches()):
+        if NFSD_PATCH in text.split("\n\n", 1)[0]:
+            return f"upto-{names[i - 1][:4]}"
+    raise Failure("the series has no nfsd root_squash patch")
+
+
+BENCH = re.compile(r"^BENCH (\S+) (\S+) (\S+)$")
+
+
+def cmd_bench(args):
+    kernels = ["vanilla", nfsd_upto(), "patched"]
+    for k in kernels:
+        build_kernel(k, args.target, extra=("nfs",))
+    runs = {k: [] for k in kernels}
+    for r in range(args.rounds):
+        for k in kernels if r % 2 == 0 else kernels[::-1]:
+            job = f"bench-nfs-{k}-{args.target}"
+            lines, outcome, elapsed, _ = boot_nfs(k, args.target, job,
+                                                   ["bench", str(args.loops), *BENCH_USERS])
+            got = {}
+            for line in lines:
+                m = BENCH.match(line.strip())
+                if m:
+                    got[(m.group(1), m.group(2))] = float(m.group(3))
+            if outcome != "ok" or not got:
+                raise Failure(f"{job}: {outcome}; no figures (console: "
+                              f"{shown(BUILD / 'results' / job)}/console.log)")
+            runs[k].append(got)
+            progress(f"bench-nfs: round {r + 1} {k}: " + ", ".join(
+                f"{u} {rate(got, u):.0f} RPC/s" for u in BENCH_USERS))
+    return report(args.target, kernels, runs)
+
+
+def rate(got, user, phase=""):
+    return got[(f"{phase}rpcs", user)] / got[(f"{phase}loop_ns", user)] * 1e9
+
+
+# The table's rows: name, and how a boot's figures give it for a user
+ROWS = [("RPCs per second", lambda g, u: rate(g, u)),
+        ("group lists nfsd built per RPC (groups_alloc calls)",
+         lambda g, u: g.get(("groups_alloc_per_rpc", u), 0)),
+        ("gids in them per RPC", lambda g, u: g.get(("groups_alloc_gids_per_rpc", u), 0)),
+        ("slab allocations per RPC", lambda g, u: g.get(("slab_allocs_per_rpc", u), 0)),
+        ("slab bytes per RPC", lambda g, u: g.get(("slab_bytes_per_rpc", u), 0))] + \
+    [(f"order-{o} page allocations per RPC",
+      (lambda o: lambda g, u: g.get((f"pages_order{o}_per_rpc", u), 0))(o)) for o in range(11)] + \
+    [("fragmented memory: RPCs per second", lambda g, u: rate(g, u, "frag_")),
+     ("fragmented memory: compaction stalls per 10,000 RPCs",
+      lambda g, u: g[("frag_compact_stall", u)] / g[("frag_rpcs", u)] * 1e4)]
+
+
+def report(target, kernels, runs):
+    out = BUILD / "bench" / f"nfs-{target}"
+    out.mkdir(parents=True, exist_ok=True)
+    rows = [f"# make bench-nfs ARCH={target}: {len(runs[kernels[0]])} rounds, boots "
+            "alternated; median (min-max) over rounds", "",
+            "| per RPC of a stat()+access() loop on NFSv3 | user | " + " | ".join(kernels) + " |",
+            "|---|---|" + "---|" * len(kernels)]
+    status = 0
+    for name, fn in ROWS:
+        for u in BENCH_USERS:
+            vals = {k: [fn(g, u) for g in runs[k]] for k in kernels}
+            if not any(v for k in kernels for v in vals[k]):
+                continue
+            rows.append(f"| {name} | {u} | " + " | ".join(
+                f"{statistics.median(v):.4g} ({min(v):.4g}-{max(v):.4g})"
+                for v in vals.values()) + " |")
+    for u in BENCH_USERS:
+        if any(g.get(("trace_lost", u), 0) for k in kernels for g in runs[k]):
+            rows.append(f"\nThe trace lost events for {u}: its per-RPC counts are short.")
+            status = 1
+        if any(g.get(("groups_alloc_per_rpc", u), 0) for g in runs["patched"]):
+            rows.append(f"\nMISS: the patched nfsd built group lists for {u}.")
+            status = 1
+    text = "\n".join(rows) + "\n"
+    (out / "table.md").write_text(text)
+    print(text)
+    progress(f"bench-nfs: table in {shown(out / 'table.md')}")
+    return status
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("check", help="the NFS check on the kernels named")
+    p.add_argument("--target", default="x86_64", choices=list(TARGETS))
+    p.add_argument("kernels", nargs="*", default=["patched"])
+    p.set_defaults(fn=cmd_check)
+    p = sub.add_parser("bench", help="vanilla, series without and with the nfsd patch")
+    p.add_argument("--target", default="x86_64", choices=list(TARGETS))
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--loops", type=int, default=2000)
+    p.set_defaults(fn=cmd_bench)
+    args = ap.parse_args()
+    try:
+        raise SystemExit(args.fn(args))
+    except Failure as e:
+        print(f"error: {e}")
+        raise SystemExit(2)
+
+
+if __name__ == "__main__":
+    main()
