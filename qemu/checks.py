@@ -3,6 +3,7 @@
 selftests/ against what the series adds, and checkpatch.pl --strict.
 """
 
+import fnmatch
 import re
 import subprocess
 import unittest
@@ -30,18 +31,27 @@ MAINTAINERS_QUESTION = "WARNING: added, moved or deleted file(s), does MAINTAINE
 
 
 def snippet_covers(path, snippet):
-    """Whether an F: line of MAINTAINERS.snippet's text names the file (or its directory)."""
+    """Whether an F: line of a MAINTAINERS text names the file (or its directory)."""
     pats = [x.split("\t", 1)[1] for x in snippet.splitlines() if x.startswith("F:\t")]
-    return any(path == f or (f.endswith("/") and path.startswith(f)) for f in pats)
+    return any(path == f or (f.endswith("/") and path.startswith(f)) or
+               ("*" in f and fnmatch.fnmatchcase(path, f)) for f in pats)
 
 
-def checkpatch_findings(out, patch="", snippet=""):
+def maintained(text):
+    """The F: lines of a MAINTAINERS text, but for THE REST's (which names every file)."""
+    sections = re.split(r"\n\s*\n", text)
+    return "\n".join(s for s in sections if not s.startswith("THE REST"))
+
+
+def checkpatch_findings(out, patch="", snippet="", maintainers=""):
     """What checkpatch --strict reported: its ERROR, WARNING and CHECK lines.  Its
     question whether MAINTAINERS needs updating is answered, not reported, when
-    MAINTAINERS.snippet (the entry the series proposes instead of adding one)
-    names every file the patch adds."""
+    every file the patch adds has an entry: in the tree's MAINTAINERS (THE REST
+    aside), or in MAINTAINERS.snippet (the entry the series proposes instead of
+    adding one)."""
     added = re.findall(r"^diff --git a/\S+ b/(\S+)\nnew file mode", patch, re.M)
-    answered = bool(added) and all(snippet_covers(f, snippet) for f in added)
+    entries = snippet + "\n" + maintained(maintainers)
+    answered = bool(added) and all(snippet_covers(f, entries) for f in added)
     return [x for x in out.splitlines() if x.startswith(("ERROR:", "WARNING:", "CHECK:"))
             and not (answered and x == MAINTAINERS_QUESTION)]
 
@@ -53,7 +63,8 @@ def check_checkpatch():
         # From stdin: run on a file that git tracks, checkpatch checks it as source.
         out = subprocess.run(["perl", tree / "scripts/checkpatch.pl", "--strict", "--no-tree",
                               "-q", "-"], stdin=open(p), capture_output=True, text=True).stdout
-        bad = checkpatch_findings(out, p.read_text(), (ROOT / "MAINTAINERS.snippet").read_text())
+        bad = checkpatch_findings(out, p.read_text(), (ROOT / "MAINTAINERS.snippet").read_text(),
+                                  (tree / "MAINTAINERS").read_text())
         results.append((f"checkpatch --strict {p.name}", "fail" if bad else "pass",
                         "; ".join(bad[:3])))
     return results

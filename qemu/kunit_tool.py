@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """make kunit: the series' KUnit suites through the kernel's own
-tools/testing/kunit/kunit.py, with the series' kernel/groups.kunitconfig, as a
-maintainer runs them: under QEMU for x86_64 and arm64 (kunit.py's own QEMU
+tools/testing/kunit/kunit.py, with the series' kernel/groups.kunitconfig (and
+on 6.12 ksmbd's fs/smb/server/.kunitconfig), as a maintainer runs them: under QEMU for x86_64 and arm64 (kunit.py's own QEMU
 configurations), or on UML.  Each architecture builds in
 build/out/kunit-<arch>.  make check's at-boot KUnit (in the harness's own
 kernels) is apart from this.
@@ -11,20 +11,27 @@ import argparse
 import re
 import subprocess
 import time
+from pathlib import Path
 
 import harness as h
 
 KUNITCONFIG = "kernel/groups.kunitconfig"
+# the series' suites: each that the tree has
+KUNITCONFIGS = (KUNITCONFIG, "fs/smb/server/.kunitconfig")
 # kunit.py's --arch for a target of targets.conf, and UML's
 ARCHS = {"um": "um", "x86_64": "x86_64", "arm64": "arm64"}
 
 
-def kunit_cmd(arch, timeout=300, name=None, options=()):
+def kunitconfigs(tree):
+    return [c for c in KUNITCONFIGS if (Path(tree) / c).exists()]
+
+
+def kunit_cmd(arch, timeout=300, name=None, options=(), configs=(KUNITCONFIG,)):
     """The kunit.py command line for arch (um, x86_64 or arm64), building in
     build/out/<name> (kunit-<arch> by default), with options added to the
-    kunitconfig (--kconfig_add)."""
-    cmd = ["python3", "tools/testing/kunit/kunit.py", "run", "--kunitconfig", KUNITCONFIG,
-           "--build_dir", str(h.BUILD / "out" / (name or f"kunit-{arch}")), f"--jobs={h.JOBS}",
+    kunitconfigs (--kconfig_add)."""
+    cmd = ["python3", "tools/testing/kunit/kunit.py", "run",
+           *[x for c in configs for x in ("--kunitconfig", c)], "--build_dir", str(h.BUILD / "out" / (name or f"kunit-{arch}")), f"--jobs={h.JOBS}",
            f"--timeout={timeout}", *[f"--kconfig_add={o}" for o in options]]
     if arch != "um":
         cmd.append(f"--arch={h.TARGETS[arch]['karch']}")
@@ -47,7 +54,8 @@ def verdict(output, returncode, kernel_log=""):
         return "fail", ["no KUnit result (a crash or a timeout)"], None
     passed = re.search(r"passed: (\d+)", m.group(2))
     counts = (int(m.group(1)), int(passed.group(1)) if passed else 0)
-    failed = sorted(set(re.findall(r"\[FAILED\] (groups_\w+)", output)))
+    # a test's own line, or a parameterised test's summary (test names have a "_")
+    failed = sorted(set(re.findall(r"\[FAILED\] (\w+_\w+)(?: =+)?$", output, re.M)))
     crashed = "[CRASHED]" in output
     # a KASAN, UBSAN or BUG report does not always fail the test it came in
     # (UML's own boot warnings come before the suites start)
@@ -61,12 +69,12 @@ def verdict(output, returncode, kernel_log=""):
     return "fail", why, counts
 
 
-def run(tree, arch, log, timeout=300, name=None, options=()):
+def run(tree, arch, log, timeout=300, name=None, options=(), configs=(KUNITCONFIG,)):
     """kunit.py in tree for arch; the verdict, and its output in log."""
     kernel_log = h.BUILD / "out" / (name or f"kunit-{arch}") / "test.log"
     kernel_log.unlink(missing_ok=True)
-    r = subprocess.run(kunit_cmd(arch, timeout, name, options), cwd=tree, capture_output=True,
-                       text=True)
+    r = subprocess.run(kunit_cmd(arch, timeout, name, options, configs), cwd=tree,
+                       capture_output=True, text=True)
     log.write_text(r.stdout + r.stderr)
     return verdict(r.stdout + r.stderr, r.returncode,
                    kernel_log.read_text(errors="replace") if kernel_log.exists() else "")
@@ -78,9 +86,10 @@ def cmd_kunit(args):
     for arch in args.archs:
         start = time.monotonic()
         log = h.BUILD / f"logs/kunit-{arch}.log"
-        h.progress(f"kunit: {' '.join(kunit_cmd(arch))} (in {h.shown(tree)}; log: "
-                   f"{h.shown(log)})")
-        state, why, counts = run(tree, arch, log)
+        configs = kunitconfigs(tree)
+        h.progress(f"kunit: {' '.join(kunit_cmd(arch, configs=configs))} (in {h.shown(tree)}; "
+                   f"log: {h.shown(log)})")
+        state, why, counts = run(tree, arch, log, configs=configs)
         detail = (f"{counts[1]} of {counts[0]} passed" if counts else "") + \
             ("; " + ", ".join(why) if why else "")
         results.append((f"kunit: {arch}", "pass" if state == "pass" else "fail", detail))

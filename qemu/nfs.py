@@ -152,8 +152,8 @@ def download(names, arch, debs, log):
     want = [n for n in names if not list(debs.glob(f"{n}_*_{arch}.deb")) and
             not list(debs.glob(f"{n}_*_all.deb"))]
     if want:
-        r = sh(["apt-get", "download", *[f"{n}:{arch}" for n in want]], log, cwd=debs,
-               check=False)
+        r = sh(["apt-get", "download", *[n if arch_all(n) else f"{n}:{arch}" for n in want]],
+               log, cwd=debs, check=False)
         if r.returncode:
             raise Failure(f"apt-get download of {arch} packages failed (log: {shown(log)})")
     found = {}
@@ -163,6 +163,13 @@ def download(names, arch, debs, log):
             raise Failure(f"apt-get download gave no {n} for {arch}")
         found[n] = hits[-1]
     return found
+
+
+def arch_all(name):
+    """Is the package architecture-independent (apt wants no :arch for it)?"""
+    text = subprocess.run(["apt-cache", "show", "--no-all-versions", name],
+                          capture_output=True, text=True).stdout
+    return re.search(r"^Architecture: all$", text, re.M) is not None
 
 
 def dpkg_arch():

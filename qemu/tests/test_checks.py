@@ -17,6 +17,16 @@ class Checkpatch(unittest.TestCase):
         self.assertEqual([x.split(":")[0] for x in checks.checkpatch_findings(text)],
                          ["CHECK", "WARNING", "ERROR"])
         self.assertEqual(checks.checkpatch_findings(""), [])
+    def test_maintainers_question_answered_by_an_entry_not_the_rest(self):
+        out = checks.MAINTAINERS_QUESTION + "\n"
+        tree = ("KSMBD\nM:\tSomeone <a@b>\nF:\tfs/smb/server/\n\n"
+                "THE REST\nM:\tLinus <c@d>\nF:\t*\nF:\t*/\n")
+        test = "diff --git a/fs/smb/server/t.c b/fs/smb/server/t.c\nnew file mode 100644\n"
+        self.assertEqual(checks.checkpatch_findings(out, test, "", tree), [])
+        other = "diff --git a/kernel/t.c b/kernel/t.c\nnew file mode 100644\n"
+        self.assertEqual(checks.checkpatch_findings(out, other, "", tree),
+                         [checks.MAINTAINERS_QUESTION])
+
     def test_maintainers_question_answered_only_by_the_snippet(self):
         out = checks.MAINTAINERS_QUESTION + "\n"
         snippet = "GROUPS\nF:\tkernel/groups_kunit.c\nF:\ttools/testing/selftests/groups/\n"
