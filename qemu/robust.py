@@ -21,8 +21,9 @@ every ABI; any KCSAN report, as any other kernel problem, fails it.
 check-mutants: each deliberately broken variant of the series in
 robust/mutants/ (a patch on top of it) must be caught: by make check's
 suite, by the differential test, or by the debug kernel, tried in that
-order on x86_64 (--all: all three; --checks: only these); the results name
-what caught it.
+order on x86_64, or by those its "Checks:" line names (check-nfs for the
+NFS server's code) (--all: every one; --checks: only these); the results
+name what caught it.
 
 check-mutants --fast: see qemu/mutate.py.
 
@@ -39,6 +40,7 @@ from pathlib import Path
 
 import harness as h
 import mutate
+import nfs
 
 # What the console of a debug kernel must show: the facilities were on.
 DEBUG_ON = {
@@ -62,7 +64,7 @@ STRESS_SECONDS = 30
 DIFF_OPS = 100000
 # What check-mutants tries, in this order, until one catches the mutant
 MUTANT_CHECKS = {"check": "make check", "differential": "make check-differential",
-                 "debug": "make check-debug"}
+                 "debug": "make check-debug", "nfs": "make check-nfs"}
 DIFF_SEED = 20261203
 
 
@@ -192,6 +194,13 @@ def failed(results):
     return [x[0] for x in results if x[1] == "fail"]
 
 
+def mutant_checks(name):
+    """The checks a mutant is for: its patch's "Checks:" line, or all but nfs (which
+    only sees the NFS server's code)."""
+    m = re.search(r"^Checks: (.*)$", (h.MUTANTS / f"{name}.patch").read_text(), re.M)
+    return m.group(1).split(",") if m else [c for c in MUTANT_CHECKS if c != "nfs"]
+
+
 def cmd_mutants(args):
     if args.fast:
         return mutate.cmd_fast(args.limit, args.suite_limit, args.names)
@@ -214,11 +223,12 @@ def cmd_mutants(args):
 
     run = {"check": lambda k: failed(h.boot_suite(k, target)),
            "differential": differential_check,
-           "debug": lambda k: failed(debug_run(k, target)[0])}
+           "debug": lambda k: failed(debug_run(k, target)[0]),
+           "nfs": lambda k: failed(nfs.check_kernel(k, target))}
     for name in names:
         kernel, caught = f"mutant-{name}", []
         print(f"== {kernel}", flush=True)
-        for check in [c for c in MUTANT_CHECKS if c in checks]:
+        for check in [c for c in MUTANT_CHECKS if c in checks and c in mutant_checks(name)]:
             if caught and not args.all:
                 break
             bad = run[check](kernel)
@@ -246,7 +256,7 @@ def main():
     p.add_argument("--seconds", type=int, default=STRESS_SECONDS)
     p.set_defaults(fn=cmd_kcsan)
     p = sub.add_parser("check-mutants")
-    p.add_argument("--all", action="store_true", help="run all three checks on every mutant")
+    p.add_argument("--all", action="store_true", help="run every check of a mutant on it")
     p.add_argument("--checks", default=",".join(MUTANT_CHECKS),
                    help="the checks to try, of " + ",".join(MUTANT_CHECKS))
     p.add_argument("--fast", action="store_true",

@@ -15,7 +15,7 @@
 #					they take, per RPC (BENCH lines)
 set -u
 /bin/busybox mkdir -p /bb && /bin/busybox --install -s /bb
-export PATH=/usr/sbin:/usr/bin:/sbin:/bin:/bb
+export PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/bb
 H=/harness/nfs
 T=/sys/kernel/tracing
 
