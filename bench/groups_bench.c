@@ -34,22 +34,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "../robust/guest.h"
 
-#define NGROUPS_MAX	65536
 #define BASE		100000u
 #define LOOKUP_FILE	"/sys/kernel/debug/groups_lookup_bench"
 #define TRACING		"/sys/kernel/tracing"
-
-static long sys_setgroups(long n, const gid_t *g)
-{
-	return syscall(NR_setgroups, n, g);
-}
-
-static long sys_getgroups(long n, gid_t *g)
-{
-	return syscall(NR_getgroups, n, g);
-}
 
 static void report(const char *metric, int n, double value)
 {
@@ -65,13 +54,7 @@ static int reps_for(int n)
 	return reps < 5 ? 5 : reps > 200 ? 200 : reps;
 }
 
-static unsigned int rnd_state = 12345;
-
-static unsigned int rnd(void)
-{
-	rnd_state = rnd_state * 1103515245u + 12345u;
-	return rnd_state >> 1;
-}
+static struct rng rng = { .state = 12345 };
 
 enum input { RANDOM, SORTED, REVERSE, DUPLICATES, NR_INPUTS };
 static const char * const input_name[] = { "random", "sorted", "reverse", "dups" };
@@ -83,78 +66,63 @@ static void fill(gid_t *g, int n, enum input kind, gid_t base)
 
 	for (i = 0; i < n; i++)
 		g[i] = kind == REVERSE ? base + n - 1 - i :
-		       kind == DUPLICATES ? base + rnd() % 16 : base + i;
+		       kind == DUPLICATES ? base + rng_below(&rng, 16) : base + i;
 	if (kind == RANDOM)
-		for (i = n - 1; i > 0; i--) {
-			int j = rnd() % (i + 1);
-			gid_t t = g[i];
+		rng_shuffle(&rng, g, n);
+}
 
-			g[i] = g[j];
-			g[j] = t;
-		}
+enum call { SET, GET, SET16, GET16 };
+static const char * const call_name[] = { "setgroups", "getgroups", "setgroups16", "getgroups16" };
+
+/* The median time of reps_for(@n) calls of @call with @n gids at @list, each a success */
+static void timed(const char *metric, enum call call, int n, void *list)
+{
+	int reps = reps_for(n), r;
+	double *t = malloc(sizeof(*t) * reps), t0;
+	long ret;
+
+	if (!t)
+		die("malloc");
+	for (r = 0; r < reps; r++) {
+		t0 = now_ns();
+		ret = call == SET ? sys_setgroups(n, list) : call == GET ? sys_getgroups(n, list) :
+		      call == SET16 ? sys_setgroups16(n, list) : sys_getgroups16(n, list);
+		t[r] = now_ns() - t0;
+		if (ret != (call == GET || call == GET16 ? n : 0))
+			die(call_name[call]);
+	}
+	report(metric, n, median(t, reps));
+	free(t);
 }
 
 static void bench_set_get(int n, gid_t *g, gid_t *buf)
 {
-	int reps = reps_for(n), r, kind;
-	double *t = malloc(sizeof(*t) * reps);
 	char name[64];
+	int kind;
 
 	for (kind = 0; kind < NR_INPUTS; kind++) {
 		fill(g, n, kind, BASE);
-		for (r = 0; r < reps; r++) {
-			double t0 = now_ns();
-
-			if (sys_setgroups(n, g))
-				die("setgroups");
-			t[r] = now_ns() - t0;
-		}
 		snprintf(name, sizeof(name), "setgroups_%s", input_name[kind]);
-		report(name, n, median(t, reps));
+		timed(name, SET, n, g);
 	}
-
 	fill(g, n, RANDOM, BASE);
 	if (sys_setgroups(n, g))
 		die("setgroups");
-	for (r = 0; r < reps; r++) {
-		double t0 = now_ns();
-
-		if (sys_getgroups(n, buf) != n)
-			die("getgroups");
-		t[r] = now_ns() - t0;
-	}
-	report("getgroups", n, median(t, reps));
-	free(t);
+	timed("getgroups", GET, n, buf);
 }
 
 static void bench_compat16(int n)
 {
 #if HAVE_GROUPS16
-	unsigned short *g = malloc(2 * (n + 1)), *buf = malloc(2 * (n + 1));
-	int reps = reps_for(n), r, i;
-	double *t = malloc(sizeof(*t) * reps);
+	uint16_t *g = malloc(2 * (n + 1)), *buf = malloc(2 * (n + 1));
+	int i;
 
 	for (i = 0; i < n; i++)
-		g[i] = 1 + rnd() % 65000;
-	for (r = 0; r < reps; r++) {
-		double t0 = now_ns();
-
-		if (syscall(__NR_setgroups, n, g))
-			die("setgroups16");
-		t[r] = now_ns() - t0;
-	}
-	report("setgroups16_random", n, median(t, reps));
-	for (r = 0; r < reps; r++) {
-		double t0 = now_ns();
-
-		if (syscall(__NR_getgroups, n, buf) != n)
-			die("getgroups16");
-		t[r] = now_ns() - t0;
-	}
-	report("getgroups16", n, median(t, reps));
+		g[i] = 1 + rng_below(&rng, 65000);
+	timed("setgroups16_random", SET16, n, g);
+	timed("getgroups16", GET16, n, buf);
 	free(g);
 	free(buf);
-	free(t);
 #else
 	(void)n;
 #endif
@@ -198,7 +166,7 @@ static void *lookup_thread(void *arg)
 	int fd;
 
 	(void)arg;
-	if (syscall(NR_setgroups, (long)lk.n, lk.g))
+	if (sys_setgroups(lk.n, lk.g))
 		die("setgroups");
 	fd = open(LOOKUP_FILE, O_WRONLY);
 	if (fd < 0)
@@ -250,7 +218,8 @@ static void bench_lookup(int n, gid_t *g)
 		       BASE, BASE + n / 2, BASE + (n ? n - 1 : 0), BASE + n + 7);
 	if (n)
 		for (k = 0; k < RANDOM_HITS; k++)
-			len += snprintf(cmd + len, sizeof(cmd) - len, " %u", BASE + rnd() % n);
+			len += snprintf(cmd + len, sizeof(cmd) - len, " %u",
+					BASE + rng_below(&rng, n));
 	strcat(cmd, "\n");
 
 	memset(&lk, 0, sizeof(lk));
@@ -752,7 +721,7 @@ static void mem_window(int n, const gid_t *g, long page)
 	mw.n = n;
 	if (sys_setgroups(0, NULL))
 		die("setgroups");
-	before = read_all("/proc/vmallocinfo");
+	before = read_file("/proc/vmallocinfo");
 	snprintf(pid, sizeof(pid), "%d", getpid());
 	write_file(TRACING "/set_event_pid", pid);
 	write_file(TRACING "/trace", "");
@@ -770,7 +739,7 @@ static void mem_window(int n, const gid_t *g, long page)
 		die("tracing_on");
 	close(on);
 
-	trace = read_all(TRACING "/trace");
+	trace = read_file(TRACING "/trace");
 	if (!trace)
 		die("reading the trace");
 	mem_lines(trace, strlen(trace), page, 1);
@@ -788,7 +757,7 @@ static void mem_window(int n, const gid_t *g, long page)
 		o->kept = o->live;
 	}
 
-	after = read_all("/proc/vmallocinfo");
+	after = read_file("/proc/vmallocinfo");
 	if (before && after)
 		mem_vmalloc(before, after, page);
 	free(before);

@@ -160,9 +160,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "../robust/guest.h"
 
-#define NGROUPS_MAX	65536
 #define MIN_ORDER	4	/* PAGE_ALLOC_COSTLY_ORDER + 1 */
 #define MAX_ORDERS	16
 #define PIPE_BUFFER_BYTES 40	/* sizeof(struct pipe_buffer), 64-bit kernels (6.1) */
@@ -192,14 +191,6 @@ static void report(const char *phase, const char *metric, long n, double value)
 	fflush(stdout);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* The number after "key" at the start of a line of @text ("key value" or "key: value") */
 static long long key_value(const char *text, const char *key, int *found)
 {
@@ -221,7 +212,7 @@ static long long key_value(const char *text, const char *key, int *found)
 
 static long long file_value(const char *path, const char *key)
 {
-	char *text = read_all(path);
+	char *text = read_file(path);
 	long long v = -1;
 	int found;
 
@@ -236,7 +227,7 @@ static long long file_value(const char *path, const char *key)
 
 static void print_file(const char *label, const char *path)
 {
-	char *text = read_all(path), *line, *save = NULL;
+	char *text = read_file(path), *line, *save = NULL;
 
 	if (!text) {
 		printf("FRAG %s: %s unreadable: %s\n", label, path, strerror(errno));
@@ -248,15 +239,7 @@ static void print_file(const char *label, const char *path)
 	free(text);
 }
 
-static unsigned int rnd_state = 2024;
-
-static unsigned int rnd(void)
-{
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 17;
-	rnd_state ^= rnd_state << 5;
-	return rnd_state;
-}
+static struct rng rng = { .state = 2024 };
 
 /* @n random gids: duplicates possible (rare), never the invalid (gid_t)-1 */
 static void fill_random(gid_t *g, int n)
@@ -264,7 +247,7 @@ static void fill_random(gid_t *g, int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		g[i] = 1 + rnd() % 0x7ffffffe;
+		g[i] = 1 + rng_below(&rng, 0x7ffffffe);
 }
 
 /* ---------------------------------------------------------------- buddyinfo */
@@ -275,7 +258,7 @@ static void fill_random(gid_t *g, int n)
  */
 static int buddy_read(long long *count)
 {
-	char *text = read_all("/proc/buddyinfo"), *line, *save = NULL;
+	char *text = read_file("/proc/buddyinfo"), *line, *save = NULL;
 	int orders = 0;
 
 	memset(count, 0, sizeof(*count) * MAX_ORDERS);
@@ -345,7 +328,7 @@ struct kv {
 
 static int vmstat_read(struct kv *kv)
 {
-	char *text = read_all("/proc/vmstat"), *line, *save = NULL;
+	char *text = read_file("/proc/vmstat"), *line, *save = NULL;
 	int n = 0;
 
 	if (!text)
@@ -471,7 +454,7 @@ static void area_line(struct areas *a, const char *line, int n)
 /* The vmalloc areas of group lists of @n gids now, by address */
 static void areas_read(struct areas *a, int n)
 {
-	char *text = read_all("/proc/vmallocinfo"), *line, *save = NULL;
+	char *text = read_file("/proc/vmallocinfo"), *line, *save = NULL;
 
 	a->n = a->any = 0;
 	if (!text)
@@ -671,11 +654,6 @@ static void fragment(void)
 
 /* ---------------------------------------------------------------- timed loops */
 
-static long sys_setgroups(long n, const gid_t *g)
-{
-	return syscall(NR_setgroups, n, g);
-}
-
 static void timed_loop(const char *phase, int n, long calls, gid_t *g)
 {
 	static struct kv before[MAX_KV], after[MAX_KV];
@@ -726,16 +704,13 @@ static void timed_loop(const char *phase, int n, long calls, gid_t *g)
 		printf("FRAG %s N=%d: %ld calls failed with %s\n", phase, n, errors,
 		       strerror(last_errno));
 
-	qsort(lat, k, sizeof(*lat), cmp_double);
 	report(phase, "calls", n, c);
 	report(phase, "enomem", n, enomem);
 	report(phase, "errors", n, errors);
 	if (k) {
 		long p99 = (99 * k + 99) / 100 - 1;	/* nearest rank */
 
-		double median = k % 2 ? lat[k / 2] : (lat[k / 2 - 1] + lat[k / 2]) / 2;
-
-		report(phase, "lat_median", n, median);
+		report(phase, "lat_median", n, median(lat, k));	/* sorts lat */
 		report(phase, "lat_p99", n, lat[p99]);
 		report(phase, "lat_max", n, lat[k - 1]);
 		report(phase, "lat_mean", n, sum / k);
@@ -766,7 +741,7 @@ static void *holder(void *arg)
 
 	while (sem_wait(&sh->turn[i]))
 		;
-	sh->result[i] = syscall(NR_setgroups, (long)sh->n, sh->g) ? errno : 0;
+	sh->result[i] = sys_setgroups(sh->n, sh->g) ? errno : 0;
 	sem_post(&sh->done);
 	for (;;)		/* hold the set until the process exits */
 		pause();
@@ -811,15 +786,19 @@ static void cg_child(void)
 	_exit(0);
 }
 
-static int sem_wait_s(sem_t *s, double seconds)
+/* Wait for @s up to @seconds: 0, or -1 after saying that @what never happened */
+static int sem_wait_s(sem_t *s, double seconds, const char *phase, const char *what)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	ts.tv_sec += (time_t)seconds;
-	while (sem_timedwait(s, &ts))
-		if (errno != EINTR)
+	while (sem_timedwait(s, &ts)) {
+		if (errno != EINTR) {
+			printf("groups_frag: cgroup %s: %s\n", phase, what);
 			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -828,14 +807,7 @@ static long long cg_value(const char *dir, const char *file, const char *key)
 	char path[256];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	if (!key) {
-		char *text = read_all(path);
-		long long v = text ? strtoll(text, NULL, 10) : -1;
-
-		free(text);
-		return v;
-	}
-	return file_value(path, key);
+	return key ? file_value(path, key) : read_number(path, -1);
 }
 
 static void cg_setup(void)
@@ -858,7 +830,7 @@ static void cgroup_test(const char *phase, int n)
 	static const char *const stats[] = { "kernel", "vmalloc", "slab_unreclaimable",
 					     "kernel_stack" };
 	long long ev0[3], st0[4], cur0, cur1, headroom = opt.cg_headroom_kb * 1024;
-	char dir[128], path[160], text[64], *old_dump = read_all("/proc/sys/vm/oom_dump_tasks");
+	char dir[128], path[160], text[64], *old_dump = read_file("/proc/sys/vm/oom_dump_tasks");
 	static struct areas areas;
 	int status, e, ok = 1;
 	pid_t pid;
@@ -899,11 +871,9 @@ static void cgroup_test(const char *phase, int n)
 	printf("FRAG cgroup-begin %s\n", phase);
 	fflush(stdout);
 	sem_post(&sh->go);
-	if (sem_wait_s(&sh->ready, 300)) {
-		printf("groups_frag: cgroup %s: the holder threads never got ready\n", phase);
-		ok = 0;
+	ok = !sem_wait_s(&sh->ready, 300, phase, "the holder threads never got ready");
+	if (!ok)
 		goto out;
-	}
 	if (sh->create_errno)
 		printf("FRAG cgroup %s: %d threads only: %s\n", phase, sh->threads,
 		       strerror(sh->create_errno));
@@ -917,11 +887,9 @@ static void cgroup_test(const char *phase, int n)
 	if (cur0 < 0 || write_file(path, text))
 		die(path);
 	sem_post(&sh->go);
-	if (sem_wait_s(&sh->finished, 600)) {
-		printf("groups_frag: cgroup %s: the holders never finished\n", phase);
-		ok = 0;
+	ok = !sem_wait_s(&sh->finished, 600, phase, "the holders never finished");
+	if (!ok)
 		goto out;
-	}
 	cur1 = cg_value(dir, "memory.current", NULL);
 	report(phase, "cg_headroom", n, headroom);
 	report(phase, "cg_threads", n, sh->threads);
@@ -1008,6 +976,24 @@ static int usage(const char *arg)
 
 int main(int argc, char **argv)
 {
+	/* flags, which set @flag to @set, and options with a number after them */
+	static const struct arg {
+		const char *name;
+		int *flag, set;
+		long *l;
+		double *d;
+	} args[] = {
+		{ "--no-cgroup", .flag = &opt.cgroup, .set = 0 },
+		{ "--hold", .flag = &opt.hold, .set = 1 },
+		{ "--probe", .flag = &opt.probe, .set = 1 },
+		{ "--fill-mb", .l = &opt.fill_mb },
+		{ "--keep", .l = &opt.keep },
+		{ "--calls", .l = &opt.calls },
+		{ "--clean-calls", .l = &opt.clean_calls },
+		{ "--loop-seconds", .d = &opt.loop_seconds },
+		{ "--fill-seconds", .d = &opt.fill_seconds },
+		{ "--cg-headroom-kb", .l = &opt.cg_headroom_kb },
+	}, *a;
 	gid_t *g = malloc(sizeof(gid_t) * NGROUPS_MAX);
 	struct rlimit rl = { 65536, 65536 };
 	char *old_kptr;
@@ -1016,30 +1002,16 @@ int main(int argc, char **argv)
 
 	page = sysconf(_SC_PAGESIZE);
 	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(a, "--no-cgroup"))
-			opt.cgroup = 0;
-		else if (!strcmp(a, "--hold"))
-			opt.hold = 1;
-		else if (!strcmp(a, "--probe"))
-			opt.probe = 1;
-		else if (v && !strcmp(a, "--fill-mb") && ++i)
-			opt.fill_mb = atol(v);
-		else if (v && !strcmp(a, "--keep") && ++i)
-			opt.keep = atol(v);
-		else if (v && !strcmp(a, "--calls") && ++i)
-			opt.calls = atol(v);
-		else if (v && !strcmp(a, "--clean-calls") && ++i)
-			opt.clean_calls = atol(v);
-		else if (v && !strcmp(a, "--loop-seconds") && ++i)
-			opt.loop_seconds = atof(v);
-		else if (v && !strcmp(a, "--fill-seconds") && ++i)
-			opt.fill_seconds = atof(v);
-		else if (v && !strcmp(a, "--cg-headroom-kb") && ++i)
-			opt.cg_headroom_kb = atol(v);
+		for (a = args; a < args + ARRAY_SIZE(args) && strcmp(a->name, argv[i]); a++)
+			;
+		if (a == args + ARRAY_SIZE(args) || (!a->flag && i + 1 == argc))
+			return usage(argv[i]);
+		if (a->flag)
+			*a->flag = a->set;
+		else if (a->l)
+			*a->l = atol(argv[++i]);
 		else
-			return usage(a);
+			*a->d = atof(argv[++i]);
 	}
 	if (!g || opt.keep < 1 || opt.calls < 1 || opt.clean_calls < 1)
 		return 2;
@@ -1065,7 +1037,7 @@ int main(int argc, char **argv)
 	if (sh == MAP_FAILED)
 		die("mmap");
 	/* real addresses in vmallocinfo (%pK), to tell areas apart */
-	old_kptr = read_all("/proc/sys/kernel/kptr_restrict");
+	old_kptr = read_file("/proc/sys/kernel/kptr_restrict");
 	write_file("/proc/sys/kernel/kptr_restrict", "1");
 	report("", "page_size", 0, page);
 

@@ -32,7 +32,10 @@ def selftest_programs():
 def compile_c(abi, src, out, extra_flags=(), libs=()):
     a = ABIS[abi]
     out.parent.mkdir(parents=True, exist_ok=True)
-    srcs = [src] + sorted(Path(src).parent.glob("*.h")) + sorted(ROOT.glob("selftests/*.h"))
+    # rebuilt when it, a header beside it or one it includes by a path ("../robust/guest.h") changes
+    included = [Path(src).parent / h for h in
+                re.findall(r'^\s*#\s*include\s+"([^"]+)"', Path(src).read_text(), re.M)]
+    srcs = [src] + sorted(Path(src).parent.glob("*.h")) + [h for h in included if h.exists()]
     if out.exists() and all(out.stat().st_mtime >= s.stat().st_mtime for s in srcs):
         return out
     cmd = [a["cc"], "-static", "-O2", "-Wall", "-D_GNU_SOURCE", *extra_flags, "-o", out, src,

@@ -27,8 +27,8 @@
  * skipped.  It changes net.ipv4.ping_group_range and puts it back, and
  * expects kernel.ngroups_max at its default, 65536.
  * It builds as the other robust/ programs do (qemu/robust.py): static, with
- * -I build/vanilla/tools/testing/selftests, and shares no header with
- * selftests/.
+ * -I build/vanilla/tools/testing/selftests; it shares robust/guest.h with
+ * them and no header with selftests/.
  */
 
 #ifndef _GNU_SOURCE
@@ -65,37 +65,18 @@
 
 #include "kselftest_harness.h"
 
-/* ---- helpers (from the selftests before they were trimmed) ---- */
+#include "guest.h"
 
-/* include/uapi/linux/limits.h; glibc falls back to 8 without it. */
-#if !defined(NGROUPS_MAX) || NGROUPS_MAX != 65536
-#undef NGROUPS_MAX
-#define NGROUPS_MAX	65536
-#endif
+/* ---- helpers ---- */
 
 /*
- * include/linux/highuid.h: the default kernel.overflowuid and
- * kernel.overflowgid, which ids that cannot be shown read back as.
+ * include/linux/highuid.h: the default kernel.overflowuid, which uids that
+ * cannot be shown read back as (DEFAULT_OVERFLOWGID: guest.h).
  */
 #define DEFAULT_OVERFLOWUID	65534
-#define DEFAULT_OVERFLOWGID	65534
 
 #define OVERFLOWUID_SYSCTL	"/proc/sys/kernel/overflowuid"
 #define OVERFLOWGID_SYSCTL	"/proc/sys/kernel/overflowgid"
-
-/* Fill pattern for the part of a buffer the kernel must not touch */
-#define POISON		0xa5
-#define POISON_GID	0xa5a5a5a5U
-
-#ifdef __NR_setgroups32
-#define NR_setgroups	__NR_setgroups32
-#define NR_getgroups	__NR_getgroups32
-#define HAVE_GROUPS16	1
-#else
-#define NR_setgroups	__NR_setgroups
-#define NR_getgroups	__NR_getgroups
-#define HAVE_GROUPS16	0
-#endif
 
 /* Assert that @call fails with errno @err. */
 #define ASSERT_ERRNO(err, call) do {					\
@@ -116,146 +97,18 @@
 	}								\
 } while (0)
 
-static inline long sys_setgroups(long size, const gid_t *list)
+/* @n distinct gids below 2^31, in a random order given by @seed. */
+static void fill_random(gid_t *gids, int n, uint64_t seed)
 {
-	return syscall(NR_setgroups, size, list);
+	struct rng r;
+
+	rng_seed(&r, seed);
+	rng_gids(&r, gids, n);
 }
 
-static inline long sys_getgroups(long size, gid_t *list)
-{
-	return syscall(NR_getgroups, size, list);
-}
-
-/* malloc() that never returns NULL for n == 0 */
-static inline void *alloc(size_t n, size_t size)
-{
-	return malloc(n ? n * size : 1);
-}
-
-/*
- * A bijection on [0, 2^31): distinct inputs give distinct, well spread gids
- * that are never (gid_t)-1.
- */
-static inline gid_t mix31(__u32 x)
-{
-	x &= 0x7fffffff;
-	x ^= x >> 16;
-	x = (x * 0x45d9f3bU) & 0x7fffffff;
-	x ^= x >> 13;
-	x = (x * 0x2c1b3c6dU) & 0x7fffffff;
-	x ^= x >> 15;
-	return x;
-}
-
-/* @n distinct gids below 2^31, in a pseudo-random order given by @seed. */
-static inline void fill_random(gid_t *gids, int n, __u32 seed)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		gids[i] = mix31(seed * 0x10001U + i);
-}
-
-static inline int cmp_gid(const void *a, const void *b)
-{
-	gid_t x = *(const gid_t *)a, y = *(const gid_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-static inline void sort_gids(gid_t *gids, int n)
-{
-	qsort(gids, n, sizeof(*gids), cmp_gid);
-}
-
-static inline bool is_member(const gid_t *sorted, int n, gid_t gid)
+static bool is_member(const gid_t *sorted, int n, gid_t gid)
 {
 	return !!bsearch(&gid, sorted, n, sizeof(*sorted), cmp_gid);
-}
-
-/* Read a whole (proc) file into a NUL-terminated buffer. */
-static inline char *read_text(const char *path)
-{
-	size_t len = 0, size = 4096;
-	char *buf = malloc(size), *tmp;
-	ssize_t ret;
-	int fd;
-
-	if (!buf)
-		return NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		goto fail;
-	for (;;) {
-		if (size - len < 2) {
-			size *= 2;
-			tmp = realloc(buf, size);
-			if (!tmp)
-				goto fail_close;
-			buf = tmp;
-		}
-		ret = read(fd, buf + len, size - len - 1);
-		if (ret < 0 && errno == EINTR)
-			continue;
-		if (ret < 0)
-			goto fail_close;
-		if (ret == 0)
-			break;
-		len += ret;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return buf;
-
-fail_close:
-	close(fd);
-fail:
-	free(buf);
-	return NULL;
-}
-
-static inline int write_text(const char *path, const char *text)
-{
-	ssize_t len = strlen(text), ret;
-	int fd;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ret = write(fd, text, len);
-	if (ret < 0)
-		ret = -errno;
-	close(fd);
-	if (ret < 0)
-		return ret;
-	return ret == len ? 0 : -EIO;
-}
-
-static inline bool all_poison(const void *buf, size_t len)
-{
-	const unsigned char *p = buf;
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (p[i] != POISON)
-			return false;
-	return true;
-}
-
-/* A number in a (sysctl) file, or -1 */
-static inline long read_long(const char *path)
-{
-	char *text = read_text(path), *end;
-	long val;
-
-	if (!text)
-		return -1;
-	errno = 0;
-	val = strtol(text, &end, 10);
-	if (errno || end == text || val < 0)
-		val = -1;
-	free(text);
-	return val;
 }
 
 /*
@@ -273,10 +126,10 @@ static inline void lookup_nobody(uid_t *uid, gid_t *gid)
 
 	*uid = DEFAULT_OVERFLOWUID;
 	*gid = DEFAULT_OVERFLOWGID;
-	val = read_long(OVERFLOWUID_SYSCTL);
+	val = read_number(OVERFLOWUID_SYSCTL, -1);
 	if (val > 0)
 		*uid = val;
-	val = read_long(OVERFLOWGID_SYSCTL);
+	val = read_number(OVERFLOWGID_SYSCTL, -1);
 	if (val > 0)
 		*gid = val;
 	while (f && (pw = fgetpwent(f))) {
@@ -322,7 +175,7 @@ static inline const char *cannot_run_tests(void)
 		return "must be run as root";
 	if (get_caps(&eff, &perm) || (eff & need) != need)
 		return "must be run as root with root's capabilities";
-	map = read_text("/proc/self/uid_map");
+	map = read_file("/proc/self/uid_map");
 	if (!map)
 		return "no /proc/self/uid_map: is /proc mounted?";
 	n = sscanf(map, "%u %u %u", &first, &lower, &count);
@@ -339,35 +192,6 @@ static gid_t nobody_gid;
 /* An id that cannot be valid: (gid_t)-1 and (old_gid_t)-1 */
 #define BAD_GID		((gid_t)-1)
 #define BAD_GID16	((__u16)-1)
-
-#define POISON_GID16	0xa5a5U
-
-#if HAVE_GROUPS16
-static long sys_setgroups16(long size, const __u16 *list)
-{
-	return syscall(__NR_setgroups, size, list);
-}
-
-static long sys_getgroups16(long size, __u16 *list)
-{
-	return syscall(__NR_getgroups, size, list);
-}
-#else
-/* Never called: every test using these skips first on 64-bit ABIs. */
-static long sys_setgroups16(long size, const __u16 *list)
-{
-	(void)size;
-	(void)list;
-	return -1;
-}
-
-static long sys_getgroups16(long size, __u16 *list)
-{
-	(void)size;
-	(void)list;
-	return -1;
-}
-#endif
 
 #define NO_GROUPS16	"no 16-bit setgroups/getgroups on this ABI (only i386 and arm)"
 
@@ -386,7 +210,7 @@ static int cmp_gid16(const void *a, const void *b)
  */
 static gid_t read_overflowgid(struct __test_metadata *_metadata)
 {
-	long val = read_long(OVERFLOWGID_SYSCTL);
+	long val = read_number(OVERFLOWGID_SYSCTL, -1);
 
 	if (val < 0) {
 		TH_LOG("cannot read %s, assuming %u", OVERFLOWGID_SYSCTL,
@@ -396,135 +220,111 @@ static gid_t read_overflowgid(struct __test_metadata *_metadata)
 	return val;
 }
 
-static int first_diff(const gid_t *a, const gid_t *b, int n)
+/* Entry @i of a list of 16-bit (@wsz 2) or 32-bit gids */
+static unsigned int entry(const void *list, int i, size_t wsz)
+{
+	return wsz == 2 ? ((const __u16 *)list)[i] : ((const gid_t *)list)[i];
+}
+
+/* The first entry at which two such lists differ, or -1 */
+static int first_diff(const void *a, const void *b, int n, size_t wsz)
 {
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (a[i] != b[i])
+		if (entry(a, i, wsz) != entry(b, i, wsz))
 			return i;
 	return -1;
 }
 
-static int first_diff16(const __u16 *a, const __u16 *b, int n)
+static long getgroups_wsz(long n, void *list, size_t wsz)
 {
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (a[i] != b[i])
-			return i;
-	return -1;
+	return wsz == 2 ? sys_getgroups16(n, list) : sys_getgroups(n, list);
 }
 
 /*
  * Assert that the current group list is exactly @expect[0..@n), in this
- * order: through the count query, a buffer of exactly @n entries, a larger
- * buffer (whose tail must stay untouched) and a buffer one entry too small
- * (EINVAL, with nothing written).
+ * order, through getgroups() (getgroups16() if @wsz is 2): through the count
+ * query, a buffer of exactly @n entries, a larger buffer (whose tail must
+ * stay untouched) and a buffer one entry too small (EINVAL, with nothing
+ * written).
  */
-static void check_groups(struct __test_metadata *_metadata,
-			 const gid_t *expect, int n)
+static void check_list(struct __test_metadata *_metadata, const void *expect, int n,
+		       size_t wsz)
 {
-	gid_t *buf = alloc(n + 1, sizeof(*buf));
+	unsigned char *buf = alloc(n + 1, wsz);
+	size_t bytes = (n + 1) * wsz;
 	int i;
 
 	ASSERT_TRUE(!!(buf));
-	ASSERT_EQ(n, sys_getgroups(0, NULL));
+	ASSERT_EQ(n, getgroups_wsz(0, NULL, wsz));
 
-	memset(buf, POISON, (n + 1) * sizeof(*buf));
-	ASSERT_EQ(n, sys_getgroups(n + 1, buf));
-	i = first_diff(expect, buf, n);
+	memset(buf, POISON, bytes);
+	ASSERT_EQ(n, getgroups_wsz(n + 1, buf, wsz));
+	i = first_diff(expect, buf, n, wsz);
 	ASSERT_EQ(-1, i) {
-		TH_LOG("getgroups entry %d of %d is %u, expected %u",
-		       i, n, buf[i], expect[i]);
+		TH_LOG("getgroups%s entry %d of %d is %u, expected %u", wsz == 2 ? "16" : "",
+		       i, n, entry(buf, i, wsz), entry(expect, i, wsz));
 	}
-	ASSERT_EQ(POISON_GID, buf[n]);
+	ASSERT_TRUE(all_poison(buf + n * wsz, wsz));
 
 	if (n > 0) {
-		memset(buf, POISON, (n + 1) * sizeof(*buf));
-		ASSERT_EQ(n, sys_getgroups(n, buf));
-		ASSERT_EQ(-1, first_diff(expect, buf, n));
-		ASSERT_EQ(POISON_GID, buf[n]);
+		memset(buf, POISON, bytes);
+		ASSERT_EQ(n, getgroups_wsz(n, buf, wsz));
+		ASSERT_EQ(-1, first_diff(expect, buf, n, wsz));
+		ASSERT_TRUE(all_poison(buf + n * wsz, wsz));
 	}
 	if (n > 1) {
-		memset(buf, POISON, (n + 1) * sizeof(*buf));
-		ASSERT_ERRNO(EINVAL, sys_getgroups(n - 1, buf));
-		ASSERT_TRUE(all_poison(buf, (n + 1) * sizeof(*buf)));
+		memset(buf, POISON, bytes);
+		ASSERT_ERRNO(EINVAL, getgroups_wsz(n - 1, buf, wsz));
+		ASSERT_TRUE(all_poison(buf, bytes));
 	}
 	free(buf);
 }
 
-/* The same through getgroups16(). */
-static void check_groups16(struct __test_metadata *_metadata,
-			   const __u16 *expect, int n)
+static void check_groups(struct __test_metadata *_metadata, const gid_t *expect, int n)
 {
-	__u16 *buf = alloc(n + 1, sizeof(*buf));
-	int i;
+	check_list(_metadata, expect, n, sizeof(gid_t));
+}
 
-	ASSERT_TRUE(!!(buf));
-	ASSERT_EQ(n, sys_getgroups16(0, NULL));
-
-	memset(buf, POISON, (n + 1) * sizeof(*buf));
-	ASSERT_EQ(n, sys_getgroups16(n + 1, buf));
-	i = first_diff16(expect, buf, n);
-	ASSERT_EQ(-1, i) {
-		TH_LOG("getgroups16 entry %d of %d is %u, expected %u",
-		       i, n, buf[i], expect[i]);
-	}
-	ASSERT_EQ(POISON_GID16, buf[n]);
-
-	if (n > 0) {
-		memset(buf, POISON, (n + 1) * sizeof(*buf));
-		ASSERT_EQ(n, sys_getgroups16(n, buf));
-		ASSERT_EQ(-1, first_diff16(expect, buf, n));
-		ASSERT_EQ(POISON_GID16, buf[n]);
-	}
-	if (n > 1) {
-		memset(buf, POISON, (n + 1) * sizeof(*buf));
-		ASSERT_ERRNO(EINVAL, sys_getgroups16(n - 1, buf));
-		ASSERT_TRUE(all_poison(buf, (n + 1) * sizeof(*buf)));
-	}
-	free(buf);
+static void check_groups16(struct __test_metadata *_metadata, const __u16 *expect, int n)
+{
+	check_list(_metadata, expect, n, sizeof(__u16));
 }
 
 /*
- * Assert that the "Groups:" line of /proc/self/status lists @expect[0..@n).
- * fs/proc/array.c prints each gid preceded by a space except the first,
- * then one trailing space and a newline: "Groups:\t1 2 3 " for 1, 2 and 3,
- * and "Groups:\t " if empty.
+ * Compare the "Groups:" line of the status file @path with @expect[0..@n):
+ * -1 if it lists exactly these, as fs/proc/array.c writes them (see
+ * parse_groups()), else the index of the first difference (@n for more
+ * gids or a malformed line), or -2 if there is no such line.
  */
-static void check_proc_groups(struct __test_metadata *_metadata,
-			      const gid_t *expect, int n)
+static int status_groups_diff(const char *path, const gid_t *expect, int n)
 {
-	char *status, *line, *end, *want, *p;
-	int i;
+	gid_t *got = alloc(n + 1, sizeof(*got));
+	char *text = read_file(path);
+	const char *stop = NULL;
+	int i = 0, m = -1;
 
-	want = malloc(32 + (size_t)n * 11);
-	ASSERT_TRUE(!!(want));
-	p = want + sprintf(want, "Groups:\t");
-	for (i = 0; i < n; i++)
-		p += sprintf(p, "%s%u", i ? " " : "", expect[i]);
-	sprintf(p, "\x20\n");	/* the trailing space is part of the ABI */
+	if (text && got)
+		m = parse_groups(text, got, n + 1, &stop);
+	while (i < m && i < n && got[i] == expect[i])
+		i++;
+	free(text);
+	free(got);
+	if (!stop)
+		return -2;
+	return m < 0 ? n : i == m && m == n ? -1 : i;
+}
 
-	status = read_text("/proc/self/status");
-	ASSERT_TRUE(!!(status)) {
-		TH_LOG("cannot read /proc/self/status: %s", strerror(errno));
+/* Assert that the "Groups:" line of /proc/self/status lists @expect[0..@n). */
+static void check_proc_groups(struct __test_metadata *_metadata, const gid_t *expect, int n)
+{
+	int diff = status_groups_diff("/proc/self/status", expect, n);
+
+	ASSERT_EQ(-1, diff) {
+		TH_LOG("/proc/self/status: the Groups line differs at entry %d of %d%s", diff, n,
+		       diff == -2 ? " (no such line)" : "");
 	}
-	line = strstr(status, "\nGroups:");
-	ASSERT_TRUE(!!(line));
-	line++;
-	end = strchr(line, '\n');
-	ASSERT_TRUE(!!(end));
-	end[1] = '\0';
-	ASSERT_EQ(0, strcmp(want, line)) {
-		if (n <= 16)
-			TH_LOG("status has \"%s\", expected \"%s\"", line, want);
-		else
-			TH_LOG("status line differs (%zu bytes, expected %zu)",
-			       strlen(line), strlen(want));
-	}
-	free(status);
-	free(want);
 }
 
 static int set_caps(__u64 eff, __u64 perm)
@@ -646,31 +446,21 @@ static gid_t *member_list(int n)
 	return gids;
 }
 
-/* Fisher-Yates with a fixed seed, so that the kernel has to sort. */
-static void shuffle(gid_t *gids, int n, __u32 seed)
-{
-	gid_t tmp;
-	int i, j;
-
-	for (i = n - 1; i > 0; i--) {
-		seed = seed * 1103515245U + 12345U;
-		j = (seed >> 8) % (i + 1);
-		tmp = gids[i];
-		gids[i] = gids[j];
-		gids[j] = tmp;
-	}
-}
-
-/* setgroups() of @gids[0..@n) in shuffled order; 0 or -errno. */
+/*
+ * setgroups() of @gids[0..@n) in an order shuffled with a fixed seed, so
+ * that the kernel has to sort; 0 or -errno.
+ */
 static int set_groups_shuffled(const gid_t *gids, int n)
 {
 	gid_t *copy = alloc(n, sizeof(*copy));
+	struct rng r;
 	int err = 0;
 
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, gids, n * sizeof(*copy));
-	shuffle(copy, n, n);
+	rng_seed(&r, n);
+	rng_shuffle(&r, copy, n);
 	if (sys_setgroups(n, copy))
 		err = -errno;
 	free(copy);
@@ -703,44 +493,6 @@ static int groups_diff(const gid_t *expect, int n)
 		i = -1;
 	free(buf);
 	return i;
-}
-
-/*
- * Compare the "Groups:" line of the status file @path with @expect[0..@n):
- * -1 if it lists exactly these, else the index of the first difference
- * (@n for anything after the last one), or -2 if there is no such line.
- * fs/proc/array.c separates the gids with spaces and puts one more space
- * before the newline, also when there are none.
- */
-static int status_groups_diff(const char *path, const gid_t *expect, int n)
-{
-	char *text = read_text(path), *p, *end;
-	unsigned long val;
-	int i, ret = -2;
-
-	if (!text)
-		return -2;
-	p = strstr(text, "\nGroups:\t");
-	if (!p)
-		goto out;
-	p += strlen("\nGroups:\t");
-	for (i = 0; i < n; i++) {
-		val = strtoul(p, &end, 10);
-		if (end == p || *end != ' ' || val != expect[i]) {
-			ret = i;
-			goto out;
-		}
-		p = end + 1;
-	}
-	if (n == 0 && *p++ != ' ')
-		ret = n;
-	else if (*p != '\n')
-		ret = n;
-	else
-		ret = -1;
-out:
-	free(text);
-	return ret;
 }
 
 /* In a child: say why it fails, return @code to pass to _exit(). */
@@ -827,32 +579,32 @@ FIXTURE_VARIANT(sizes)
 	int n;
 };
 
-FIXTURE_VARIANT_ADD(sizes, n0) { .n = 0 };
-FIXTURE_VARIANT_ADD(sizes, n1) { .n = 1 };
-FIXTURE_VARIANT_ADD(sizes, n2) { .n = 2 };
-FIXTURE_VARIANT_ADD(sizes, n31) { .n = 31 };
-FIXTURE_VARIANT_ADD(sizes, n32) { .n = 32 };
-FIXTURE_VARIANT_ADD(sizes, n33) { .n = 33 };
-FIXTURE_VARIANT_ADD(sizes, n63) { .n = 63 };
-FIXTURE_VARIANT_ADD(sizes, n64) { .n = 64 };
-FIXTURE_VARIANT_ADD(sizes, n65) { .n = 65 };
-FIXTURE_VARIANT_ADD(sizes, n1021) { .n = 1021 };
-FIXTURE_VARIANT_ADD(sizes, n1022) { .n = 1022 };
-FIXTURE_VARIANT_ADD(sizes, n1023) { .n = 1023 };
-FIXTURE_VARIANT_ADD(sizes, n1024) { .n = 1024 };
-FIXTURE_VARIANT_ADD(sizes, n1025) { .n = 1025 };
-FIXTURE_VARIANT_ADD(sizes, n2047) { .n = 2047 };
-FIXTURE_VARIANT_ADD(sizes, n2048) { .n = 2048 };
-FIXTURE_VARIANT_ADD(sizes, n2049) { .n = 2049 };
-FIXTURE_VARIANT_ADD(sizes, n10000) { .n = 10000 };
-FIXTURE_VARIANT_ADD(sizes, n16383) { .n = 16383 };
-FIXTURE_VARIANT_ADD(sizes, n16384) { .n = 16384 };
-FIXTURE_VARIANT_ADD(sizes, n16385) { .n = 16385 };
-FIXTURE_VARIANT_ADD(sizes, n32767) { .n = 32767 };
-FIXTURE_VARIANT_ADD(sizes, n32768) { .n = 32768 };
-FIXTURE_VARIANT_ADD(sizes, n32769) { .n = 32769 };
-FIXTURE_VARIANT_ADD(sizes, n65535) { .n = 65535 };
-FIXTURE_VARIANT_ADD(sizes, n65536) { .n = NGROUPS_MAX };
+FIXTURE_VARIANT_ADD(sizes, n0) { 0 };
+FIXTURE_VARIANT_ADD(sizes, n1) { 1 };
+FIXTURE_VARIANT_ADD(sizes, n2) { 2 };
+FIXTURE_VARIANT_ADD(sizes, n31) { 31 };
+FIXTURE_VARIANT_ADD(sizes, n32) { 32 };
+FIXTURE_VARIANT_ADD(sizes, n33) { 33 };
+FIXTURE_VARIANT_ADD(sizes, n63) { 63 };
+FIXTURE_VARIANT_ADD(sizes, n64) { 64 };
+FIXTURE_VARIANT_ADD(sizes, n65) { 65 };
+FIXTURE_VARIANT_ADD(sizes, n1021) { 1021 };
+FIXTURE_VARIANT_ADD(sizes, n1022) { 1022 };
+FIXTURE_VARIANT_ADD(sizes, n1023) { 1023 };
+FIXTURE_VARIANT_ADD(sizes, n1024) { 1024 };
+FIXTURE_VARIANT_ADD(sizes, n1025) { 1025 };
+FIXTURE_VARIANT_ADD(sizes, n2047) { 2047 };
+FIXTURE_VARIANT_ADD(sizes, n2048) { 2048 };
+FIXTURE_VARIANT_ADD(sizes, n2049) { 2049 };
+FIXTURE_VARIANT_ADD(sizes, n10000) { 10000 };
+FIXTURE_VARIANT_ADD(sizes, n16383) { 16383 };
+FIXTURE_VARIANT_ADD(sizes, n16384) { 16384 };
+FIXTURE_VARIANT_ADD(sizes, n16385) { 16385 };
+FIXTURE_VARIANT_ADD(sizes, n32767) { 32767 };
+FIXTURE_VARIANT_ADD(sizes, n32768) { 32768 };
+FIXTURE_VARIANT_ADD(sizes, n32769) { 32769 };
+FIXTURE_VARIANT_ADD(sizes, n65535) { 65535 };
+FIXTURE_VARIANT_ADD(sizes, n65536) { NGROUPS_MAX };
 
 FIXTURE_SETUP(sizes)
 {
@@ -924,9 +676,11 @@ TEST_F(sizes, all_same)
 TEST_F(sizes, duplicates)
 {
 	int i, n = variant->n;
+	struct rng r;
 
+	rng_seed(&r, n + 4);
 	for (i = 0; i < n; i++)
-		self->in[i] = 100 + mix31(i) % 97;
+		self->in[i] = 100 + rng_below(&r, 97);
 	memcpy(self->expect, self->in, n * sizeof(gid_t));
 	sort_gids(self->expect, n);
 
@@ -994,6 +748,7 @@ TEST_F(sizes, compat16)
 {
 	int i, n = variant->n;
 	__u16 *in, *expect;
+	struct rng r;
 
 	if (!HAVE_GROUPS16)
 		SKIP(return, NO_GROUPS16);
@@ -1002,8 +757,9 @@ TEST_F(sizes, compat16)
 	expect = alloc(n, sizeof(*expect));
 	ASSERT_TRUE(!!(in));
 	ASSERT_TRUE(!!(expect));
+	rng_seed(&r, 7 * n);
 	for (i = 0; i < n; i++)
-		in[i] = mix31(i + 7 * n) % 65535;
+		in[i] = rng_below(&r, 65535);
 	memcpy(expect, in, n * sizeof(*in));
 	qsort(expect, n, sizeof(*expect), cmp_gid16);
 
@@ -1074,7 +830,7 @@ TEST(proc_status_format)
 	ASSERT_EQ(0, getresgid(&r, &e, &s));
 
 	ASSERT_EQ(0, sys_setgroups(3, three));
-	status = read_text("/proc/self/status");
+	status = read_file("/proc/self/status");
 	ASSERT_TRUE(!!(status));
 	line = strstr(status, "\nGroups:\t1 2 3\x20\n");
 	ASSERT_TRUE(!!(line)) {
@@ -1083,13 +839,13 @@ TEST(proc_status_format)
 	free(status);
 
 	ASSERT_EQ(0, sys_setgroups(1, seven));
-	status = read_text("/proc/self/status");
+	status = read_file("/proc/self/status");
 	ASSERT_TRUE(!!(status));
 	ASSERT_TRUE(!!(strstr(status, "\nGroups:\t7\x20\n")));
 	free(status);
 
 	ASSERT_EQ(0, sys_setgroups(0, NULL));
-	status = read_text("/proc/self/status");
+	status = read_file("/proc/self/status");
 	ASSERT_TRUE(!!(status));
 	ASSERT_TRUE(!!(strstr(status, "\nGroups:\t\x20\n"))) {
 		TH_LOG("no \"Groups:\\t \\n\" in:\n%s", status);
@@ -1175,7 +931,7 @@ TEST(inherited_across_fork)
 		gid_t buf[4];
 
 		if (sys_getgroups(ARRAY_SIZE(buf), buf) != 3 ||
-		    first_diff(old, buf, 3) != -1)
+		    first_diff(old, buf, 3, sizeof(gid_t)) != -1)
 			_exit(1);
 		static const gid_t new[] = { 99 };
 
@@ -1214,12 +970,12 @@ TEST(user_namespace)
 	ASSERT_ERRNO(EPERM, sys_setgroups(0, NULL));
 	ASSERT_ERRNO(EPERM, sys_setgroups(NGROUPS_MAX + 1, NULL));
 
-	ASSERT_EQ(0, write_text("/proc/self/setgroups", "deny"));
-	text = read_text("/proc/self/setgroups");
+	ASSERT_EQ(0, write_file("/proc/self/setgroups", "deny"));
+	text = read_file("/proc/self/setgroups");
 	ASSERT_TRUE(!!(text));
 	ASSERT_STREQ("deny\n", text);
 	free(text);
-	ASSERT_EQ(0, write_text("/proc/self/gid_map", "5 70000 1\n"));
+	ASSERT_EQ(0, write_file("/proc/self/gid_map", "5 70000 1\n"));
 
 	check_groups(_metadata, after, ARRAY_SIZE(after));
 	check_proc_groups(_metadata, after, ARRAY_SIZE(after));
@@ -1794,7 +1550,7 @@ FIXTURE(ping)
 
 FIXTURE_SETUP(ping)
 {
-	self->old = read_text(PING_RANGE);
+	self->old = read_file(PING_RANGE);
 	if (!self->old)
 		SKIP(return, "%s: %s", PING_RANGE, strerror(errno));
 	self->n = 10000;
@@ -1807,8 +1563,8 @@ FIXTURE_TEARDOWN(ping)
 	char *now;
 
 	if (self->old) {
-		EXPECT_EQ(0, write_text(PING_RANGE, self->old));
-		now = read_text(PING_RANGE);
+		EXPECT_EQ(0, write_file(PING_RANGE, self->old));
+		now = read_file(PING_RANGE);
 		EXPECT_TRUE(now && !strcmp(now, self->old));
 		free(now);
 	}
@@ -1823,8 +1579,8 @@ static void set_ping_range(struct __test_metadata *_metadata,
 
 	snprintf(text, sizeof(text), "%u %u\n", low, high);
 	snprintf(want, sizeof(want), "%u\t%u\n", low, high);
-	ASSERT_EQ(0, write_text(PING_RANGE, text));
-	now = read_text(PING_RANGE);
+	ASSERT_EQ(0, write_file(PING_RANGE, text));
+	now = read_file(PING_RANGE);
 	ASSERT_TRUE(!!now);
 	ASSERT_STREQ(want, now);
 	free(now);
@@ -2056,23 +1812,18 @@ FIXTURE_VARIANT_ADD(userns, swapped_halves_n65536) {
 	.n = NGROUPS_MAX,
 };
 
-static gid_t map_down(const struct extent *map, gid_t gid)
+/* @gid mapped down through @map to a kgid, or (@up) a kgid back up; -1 if unmapped */
+static gid_t map_gid(const struct extent *map, gid_t gid, bool up)
 {
+	gid_t from, to;
 	int i;
 
-	for (i = 0; i < 2; i++)
-		if (gid - map[i].first < map[i].count)
-			return gid - map[i].first + map[i].lower;
-	return (gid_t)-1;
-}
-
-static gid_t map_up(const struct extent *map, gid_t kgid)
-{
-	int i;
-
-	for (i = 0; i < 2; i++)
-		if (kgid - map[i].lower < map[i].count)
-			return kgid - map[i].lower + map[i].first;
+	for (i = 0; i < 2; i++) {
+		from = up ? map[i].lower : map[i].first;
+		to = up ? map[i].first : map[i].lower;
+		if (gid - from < map[i].count)
+			return gid - from + to;
+	}
 	return (gid_t)-1;
 }
 
@@ -2088,12 +1839,12 @@ FIXTURE_SETUP(userns)
 	/* distinct gids below 65536: 6553 is odd, so i -> i * 6553 is 1:1 */
 	for (i = 0; i < n; i++) {
 		self->l.gids[i] = (i * 6553U + 1) & 0xffff;
-		self->l.outside[i] = map_down(variant->map, self->l.gids[i]);
+		self->l.outside[i] = map_gid(variant->map, self->l.gids[i], false);
 		ASSERT_NE((gid_t)-1, self->l.outside[i]);
 	}
 	sort_gids(self->l.outside, n);
 	for (i = 0; i < n; i++)
-		self->l.inside[i] = map_up(variant->map, self->l.outside[i]);
+		self->l.inside[i] = map_gid(variant->map, self->l.outside[i], true);
 }
 
 FIXTURE_TEARDOWN(userns)
@@ -2122,7 +1873,7 @@ static int mapped_child(const struct userns_lists *l, int to_parent,
 		return child_fail(CHILD_FAILED, "no maps from the parent");
 
 	/* with a gid map, setgroups can no longer be denied */
-	if (write_text("/proc/self/setgroups", "deny") != -EPERM)
+	if (write_file("/proc/self/setgroups", "deny") != -EPERM)
 		return child_fail(CHILD_FAILED, "deny after the gid map");
 	err = set_groups_shuffled(l->gids, l->n);
 	if (err)
@@ -2178,9 +1929,9 @@ TEST_F(userns, mapped_groups)
 		ASSERT_EQ(CHILD_OK, status);
 	}
 	snprintf(path, sizeof(path), "/proc/%d/uid_map", pid);
-	ASSERT_EQ(0, write_text(path, "0 100000 65536\n"));
+	ASSERT_EQ(0, write_file(path, "0 100000 65536\n"));
 	snprintf(path, sizeof(path), "/proc/%d/gid_map", pid);
-	ASSERT_EQ(0, write_text(path, variant->gid_map));
+	ASSERT_EQ(0, write_file(path, variant->gid_map));
 	ASSERT_EQ(1, write(down[1], "m", 1));
 
 	ASSERT_EQ(1, read(up[0], &byte, 1)) {
@@ -2199,23 +1950,23 @@ TEST_F(userns, mapped_groups)
  */
 static void __attribute__((constructor)) groups_abi_setup(void)
 {
-	const char *verify = getenv(VERIFY_ENV);
-	const char *why;
+	const char *verify = getenv(VERIFY_ENV), *why;
+	static char clash[80];
 
 	if (verify)
 		exit(verify_groups(verify));
+	lookup_nobody(&nobody_uid, &nobody_gid);
+	other_uid = nobody_uid != 65535 ? 65535 : 65533;
 	why = cannot_run_tests();
+	/* the tests take nobody's egid for one that is in none of their sets */
+	if (!why && nobody_gid - (BASE_GID - 1000) < 2 * NGROUPS_MAX + 2000) {
+		snprintf(clash, sizeof(clash), "nobody's gid %u is among the gids the tests use",
+			 nobody_gid);
+		why = clash;
+	}
 	if (why) {
 		ksft_print_header();
 		ksft_exit_skip("%s\n", why);
-	}
-	lookup_nobody(&nobody_uid, &nobody_gid);
-	other_uid = nobody_uid != 65535 ? 65535 : 65533;
-	/* the tests take nobody's egid for one that is in none of their sets */
-	if (nobody_gid - (BASE_GID - 1000) < 2 * NGROUPS_MAX + 2000) {
-		ksft_print_header();
-		ksft_exit_skip("nobody's gid %u is among the gids the tests use\n",
-			       nobody_gid);
 	}
 }
 

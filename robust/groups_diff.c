@@ -45,19 +45,10 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <sys/fsuid.h>
-#include <time.h>
+#include <linux/capability.h>
 
-#include "../selftests/groups.h"
+#include "guest.h"
 
-#if HAVE_GROUPS16
-#define NR_setgroups16	__NR_setgroups
-#define NR_getgroups16	__NR_getgroups
-#else
-#define NR_setgroups16	(-1L)
-#define NR_getgroups16	(-1L)
-#endif
-
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define GMAX		NGROUPS_MAX	/* the longest list ever built */
 #define CAPE		(GMAX + 2048)	/* entries in each buffer */
 #define MAX_DIAGS	20
@@ -132,7 +123,9 @@ static struct stats {
 	unsigned int diags;
 } st = { .digest = 0xcbf29ce484222325ULL };
 
-static uint64_t rng, prng, opt_seed = 1;
+/* The operations' random stream, and the lookups' own, which leaves it alone */
+static struct rng ops_rng, probe_rng;
+static uint64_t opt_seed = 1;
 static unsigned int opt_probes = PROBES;
 static unsigned int ngroups_max = NGROUPS_MAX;
 static uint32_t overflowgid = DEFAULT_OVERFLOWGID;
@@ -157,37 +150,26 @@ static char *status_buf;
 static size_t status_size;
 static int last_kind = -1;	/* of the operation just done */
 
-/* splitmix64 */
-static uint64_t rnd64(void)
-{
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static uint32_t rnd32(void)
 {
-	return rnd64() >> 32;
-}
-
-/* The lookups' own stream, so that they leave the operations alone */
-static uint32_t pbelow(uint32_t n)
-{
-	uint64_t save = rng, z;
-
-	rng = prng;
-	z = rnd64();
-	prng = rng;
-	rng = save;
-	return ((z >> 32) * n) >> 32;
+	return rng_u32(&ops_rng);
 }
 
 /* uniform in [0, n) */
 static uint32_t below(uint32_t n)
 {
-	return ((uint64_t)rnd32() * n) >> 32;
+	return rng_below(&ops_rng, n);
+}
+
+static uint32_t pbelow(uint32_t n)
+{
+	return rng_below(&probe_rng, n);
+}
+
+static void seed_streams(uint64_t seed)
+{
+	rng_seed(&ops_rng, seed);
+	rng_seed(&probe_rng, seed ^ 0x6a09e667f3bcc909ULL);
 }
 
 /* log-uniform in [0, 2^bits) */
@@ -994,114 +976,46 @@ static uint32_t probe_gid(void)
 /* /proc/self/status, in a buffer kept from one call to the next */
 static const char *read_status(void)
 {
-	ssize_t ret = -1;
-	size_t len = 0;
-	char *t;
-	int fd;
-
-	fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	for (;;) {
-		if (status_size - len < 2) {
-			ret = -1;
-			t = realloc(status_buf, status_size ? 2 * status_size : 65536);
-			if (!t)
-				break;
-			status_buf = t;
-			status_size = status_size ? 2 * status_size : 65536;
-		}
-		ret = read(fd, status_buf + len, status_size - len - 1);
-		if (ret < 0 && errno == EINTR)
-			continue;
-		if (ret <= 0)
-			break;
-		len += ret;
-	}
-	close(fd);
-	if (ret < 0 || !status_buf)
-		return NULL;
-	status_buf[len] = '\0';
-	return status_buf;
-}
-
-/* @v in decimal, not terminated: its length */
-static int utoa(char *buf, uint32_t v)
-{
-	char t[10];
-	int n = 0, i;
-
-	do {
-		t[n++] = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		buf[i] = t[n - 1 - i];
-	return n;
+	return read_file_buf("/proc/self/status", &status_buf, &status_size, true) < 0 ? NULL :
+	       status_buf;
 }
 
 /*
- * How many of the gids in exp32 the Groups line at *@pp starts with, each
- * but the first after a space; *@pp is left after the last that matched.
- */
-static unsigned int match_groups(const char **pp)
-{
-	const char *p = *pp;
-	unsigned int i;
-	char want[16];
-	int len;
-
-	for (i = 0; i < model_n; i++) {
-		len = utoa(want, exp32[i]);
-		if ((i && *p != ' ') || strncmp(p + !!i, want, len) ||
-		    (p[!!i + len] >= '0' && p[!!i + len] <= '9'))
-			break;
-		p += !!i + len;
-	}
-	*pp = p;
-	return i;
-}
-
-/*
- * The "Groups:" line: "Groups:\t" and the list as this namespace sees it
- * (the overflow gid for what it cannot), each gid but the first after a
- * space, then a space and a newline, also when the list is empty.
- * fs/proc/array.c: "Trailing space shouldn't have been added in the first
- * place.".
+ * The "Groups:" line: the list as this namespace sees it (the overflow gid
+ * for what it cannot), as parse_groups() reads it, into scratch (which only
+ * sort32() uses otherwise).  fs/proc/array.c: "Trailing space shouldn't have
+ * been added in the first place.".
  */
 static void check_status(void)
 {
-	const char *text = read_status(), *p = NULL, *end;
+	const char *text = read_status(), *stop = NULL;
 	unsigned int i = 0;
-	int len;
+	int n = -1;
 	bool bad;
 
 	expect_list();
 	if (text)
-		p = strstr(text, "\nGroups:\t");
-	if (p) {
-		p += strlen("\nGroups:\t");
-		i = match_groups(&p);
-	}
-	bad = !p || i < model_n || p[0] != ' ' || p[1] != '\n';
+		n = parse_groups(text, scratch, CAPE, &stop);
+	while ((int)i < n && i < model_n && scratch[i] == exp32[i])
+		i++;
+	bad = n != (int)model_n || i < model_n;
 	hash(model_n, 4);
 	hash(bad, 1);
 	st.lines++;
 	if (!bad)
 		return;
 	st.lines_failed++;
-	if (!p) {
+	if (!stop)
 		diag("%s: no Groups line in /proc/self/status", after_what());
-		return;
-	}
-	end = strchr(p, '\n');
-	len = end ? end - p + 1 : (int)strlen(p);
-	if (i < model_n)
-		diag("%s: /proc/self/status Groups entry %u: expected \"%s%u\", seen \"%s\"",
-		     after_what(), i, i ? " " : "", exp32[i], visible(p, len < 24 ? len : 24));
+	else if (n < 0)
+		diag("%s: /proc/self/status Groups line malformed at \"%s\"", after_what(),
+		     visible(stop, 24));
+	else if (i < model_n && (int)i < n)
+		diag("%s: /proc/self/status Groups entry %u: expected %u, seen %u", after_what(),
+		     i, exp32[i], scratch[i]);
 	else
-		diag("%s: /proc/self/status Groups line after %u entries: expected ' ' '\\n', seen \"%s\"",
-		     after_what(), model_n, visible(p, len < 24 ? len : 24));
+		diag("%s: /proc/self/status Groups line has %d entries, expected %u",
+		     after_what(), n, model_n);
 }
 
 /*
@@ -1252,7 +1166,7 @@ static int proc_write(pid_t pid, const char *file, const char *text)
 	int ret;
 
 	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
-	ret = write_text(path, text);
+	ret = write_file(path, text);
 	if (ret)
 		printf("# writing %s: %s\n", path, strerror(-ret));
 	return ret;
@@ -1279,8 +1193,7 @@ static void ns_run(unsigned int v, unsigned int chunk, unsigned int nops)
 	if (!pid) {
 		close(c2p[0]);
 		close(p2c[1]);
-		rng = opt_seed ^ (0x2545f4914f6cdd1dULL * (v * 100003ULL + chunk + 1));
-		prng = rng ^ 0x6a09e667f3bcc909ULL;
+		seed_streams(opt_seed ^ (0x2545f4914f6cdd1dULL * (v * 100003ULL + chunk + 1)));
 		ns_child(nv, ph, nops, c2p[1], p2c[0]);
 	}
 	close(c2p[1]);
@@ -1310,15 +1223,6 @@ static void ns_run(unsigned int v, unsigned int chunk, unsigned int nops)
 	hash(0xdeadbeef, 4);
 }
 
-static unsigned int read_uint(const char *path, unsigned int dflt)
-{
-	char *text = read_text(path);
-	unsigned int v = text ? strtoul(text, NULL, 10) : dflt;
-
-	free(text);
-	return v;
-}
-
 static bool setup(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -1327,8 +1231,8 @@ static bool setup(void)
 	unsigned char *r;
 	int k;
 
-	ngroups_max = read_uint("/proc/sys/kernel/ngroups_max", NGROUPS_MAX);
-	overflowgid = read_uint("/proc/sys/kernel/overflowgid", DEFAULT_OVERFLOWGID);
+	ngroups_max = read_number("/proc/sys/kernel/ngroups_max", NGROUPS_MAX);
+	overflowgid = read_number("/proc/sys/kernel/overflowgid", DEFAULT_OVERFLOWGID);
 	if (ngroups_max > GMAX || !mem)
 		return false;
 	/* in the initial namespace, kgids are gids */
@@ -1361,7 +1265,7 @@ static bool setup(void)
 int main(int argc, char **argv)
 {
 	unsigned long ops = 100000, ns_ops, share, done, c;
-	struct timespec t0, t1;
+	double t0;
 	bool all_ok = true;
 	unsigned int v;
 	int i, k, r;
@@ -1389,9 +1293,8 @@ int main(int argc, char **argv)
 	printf("# seed %" PRIu64 ", %lu ops, ngroups_max %u, overflowgid %u, %s16-bit calls",
 	       opt_seed, ops, ngroups_max, overflowgid, HAVE_GROUPS16 ? "" : "no ");
 	printf(", fsgid %u, %u lookups an op\n", fsgid_k, opt_probes);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rng = opt_seed;
-	prng = opt_seed ^ 0x6a09e667f3bcc909ULL;
+	t0 = now_s();
+	seed_streams(opt_seed);
 
 	/* a known list to start from, then the initial namespace's share */
 	do_set(&(struct op){ .kind = K_SET, .where = AT_NULL }, gen);
@@ -1408,9 +1311,7 @@ int main(int argc, char **argv)
 			share -= k;
 		}
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	printf("# %" PRIu64 " ops in %.1fs\n", st.ops,
-	       t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+	printf("# %" PRIu64 " ops in %.1fs\n", st.ops, now_s() - t0);
 
 	for (i = 0; i < NPHASES; i++) {
 		const char *name = phase_name(i);

@@ -59,7 +59,7 @@
 #include <unistd.h>
 
 #include "kselftest.h"
-#include "../selftests/groups.h"
+#include "guest.h"
 
 #define TIMES_START	1000000000L
 #define WARMUP_MIN	100		/* calls before the baseline, at least ... */
@@ -83,16 +83,7 @@ struct phase {
 	long injected[NATTRS];
 };
 
-static uint64_t rng_state;
-
-static uint64_t rnd(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
+static struct rng rng;
 
 /* A size in [0, max], log-uniform so that every block count is common. */
 static int random_size(int max)
@@ -101,10 +92,10 @@ static int random_size(int max)
 				     2049, 16384, 16385, 65535, 65536 };
 	int bits;
 
-	if (rnd() % 8 == 0)
-		return edges[rnd() % ARRAY_SIZE(edges)];
-	bits = rnd() % 17;
-	return (int)(rnd() % ((1u << bits) + 1)) % (max + 1);
+	if (!rng_below(&rng, 8))
+		return edges[rng_below(&rng, ARRAY_SIZE(edges))];
+	bits = rng_below(&rng, 17);
+	return (int)rng_below(&rng, (1u << bits) + 1) % (max + 1);
 }
 
 static int fi_write(const char *attr, const char *file, const char *val)
@@ -112,21 +103,15 @@ static int fi_write(const char *attr, const char *file, const char *val)
 	char path[128];
 
 	snprintf(path, sizeof(path), "/sys/kernel/debug/%s/%s", attr, file);
-	return write_text(path, val);
+	return write_file(path, val);
 }
 
 static long fi_times(const char *attr)
 {
-	char path[128], *text;
-	long v;
+	char path[128];
 
 	snprintf(path, sizeof(path), "/sys/kernel/debug/%s/times", attr);
-	text = read_text(path);
-	if (!text)
-		return -1;
-	v = strtol(text, NULL, 10);
-	free(text);
-	return v;
+	return read_number(path, -1);
 }
 
 /* Everything but the probability, which stays 0 here. */
@@ -197,25 +182,23 @@ static void run_phase(struct phase *ph, long calls, long probability)
 	}
 	for (i = 0; i < calls && bad_total + get_bad <= 20; i++) {
 		int n = random_size(NGROUPS_MAX), j, err, ngot;
-		bool use16 = HAVE_GROUPS16 && (rnd() & 1);
+		bool use16 = HAVE_GROUPS16 && rng_below(&rng, 2);
 		long ret;
 
 		for (j = 0; j < n; j++) {
-			if (use16)
-				want[j] = rnd() % 0xffff;	/* not 0xffff */
-			else
-				want[j] = (gid_t)(rnd() % 0xffffffffULL);
+			/* not 0xffff, nor (gid_t)-1 */
+			want[j] = rng_below(&rng, use16 ? 0xffff : 0xffffffffU);
 		}
-		if (n && rnd() % 4 == 0)	/* many duplicates */
+		if (n && !rng_below(&rng, 4))	/* many duplicates */
 			for (j = 0; j < n; j++)
-				want[j] = want[rnd() % (j + 1)];
+				want[j] = want[rng_below(&rng, j + 1)];
 		if (use16)
 			for (j = 0; j < n; j++)
 				list16[j] = want[j];
 
 		faults(1);
 		if (use16)
-			ret = syscall(__NR_setgroups, n, list16);
+			ret = sys_setgroups16(n, list16);
 		else
 			ret = sys_setgroups(n, want);
 		err = errno;
@@ -294,24 +277,9 @@ static long page_bound = PAGE_BOUND, slab_bound = SLAB_BOUND;
 /* Read a file into text[] (static: measuring must not grow the heap). */
 static int read_static(const char *path)
 {
-	size_t len = 0;
-	ssize_t r;
-	int fd;
+	ssize_t len = read_file_into(path, text, sizeof(text));
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while (len < sizeof(text) - 1) {
-		r = read(fd, text + len, sizeof(text) - 1 - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		len += r;
-	}
-	close(fd);
-	text[len] = '\0';
-	return len == sizeof(text) - 1 ? -EFBIG : 0;
+	return len < 0 ? len : 0;
 }
 
 /* Shrink every slab cache; the number shrunk or -errno. */
@@ -354,7 +322,7 @@ static int measure(struct snapshot *s, const char **what)
 	usleep(200000);
 	shrink_slabs();
 	*what = "/proc/sys/vm/stat_refresh";
-	err = write_text("/proc/sys/vm/stat_refresh", "1");
+	err = write_file("/proc/sys/vm/stat_refresh", "1");
 	if (err)
 		return err;
 
@@ -455,37 +423,27 @@ int main(int argc, char **argv)
 	const char *what = "";
 	bool mem_ok, cal_ok;
 	long grown, slab_grown, seen;
+	long *value[128] = {
+		['c'] = &calls, ['s'] = &seed, ['p'] = &probability, ['P'] = &page_bound,
+		['S'] = &slab_bound,
+	};
 
 	while ((opt = getopt(argc, argv, "c:s:p:P:S:h")) != -1) {
-		switch (opt) {
-		case 'c':
-			calls = atol(optarg);
-			break;
-		case 's':
-			seed = atol(optarg);
-			break;
-		case 'p':
-			probability = atol(optarg);
-			break;
-		case 'P':
-			page_bound = atol(optarg);
-			break;
-		case 'S':
-			slab_bound = atol(optarg);
-			break;
-		default:
-			fprintf(stderr, "usage: %s [-c calls] [-s seed] [-p percent] "
-				"[-P page bound] [-S slab page bound]\n"
-				"  defaults: -c 10000 -s 1 -p 10 -P %d -S %d\n",
-				argv[0], PAGE_BOUND, SLAB_BOUND);
-			return opt == 'h' ? 0 : 2;
+		if (opt > 0 && opt < 128 && value[opt]) {
+			*value[opt] = atol(optarg);
+			continue;
 		}
+		fprintf(stderr, "usage: %s [-c calls] [-s seed] [-p percent] "
+			"[-P page bound] [-S slab page bound]\n"
+			"  defaults: -c 10000 -s 1 -p 10 -P %d -S %d\n",
+			argv[0], PAGE_BOUND, SLAB_BOUND);
+		return opt == 'h' ? 0 : 2;
 	}
 	if (calls < 3 || probability < 1 || probability > 100) {
 		fprintf(stderr, "%s: -c must be 3 or more, -p 1 to 100\n", argv[0]);
 		return 2;
 	}
-	rng_state = seed;
+	rng_seed(&rng, seed);
 	page_size = sysconf(_SC_PAGESIZE);
 	warmup = calls / WARMUP_DIV > WARMUP_MIN ? calls / WARMUP_DIV : WARMUP_MIN;
 	setvbuf(stdout, NULL, _IONBF, 0);

@@ -80,7 +80,7 @@
 #include <unistd.h>
 
 #include "kselftest.h"
-#include "../selftests/groups.h"
+#include "guest.h"
 
 #ifndef SO_PEERGROUPS
 #define SO_PEERGROUPS	59	/* include/uapi/asm-generic/socket.h */
@@ -168,27 +168,10 @@ static struct shared *sh;
 struct ctx {
 	int slot, owner, k;
 	enum role role;
-	uint64_t rng;
+	struct rng rng;
 	gid_t *set, *got;
 	char *text;
 };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static uint64_t rnd(struct ctx *c)
-{
-	uint64_t z = (c->rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 static int set_k(int owner, int idx)
 {
@@ -220,21 +203,18 @@ static int size_index(int n)
 	return i;
 }
 
+/* The role of the task in @slot: the last role whose first slot is not above it */
 static enum role slot_role(int slot)
 {
-	if (slot >= S_FORKER)
-		return FORKER;
-	if (slot >= S_CONNECTOR)
-		return CONNECTOR;
-	if (slot >= S_LISTENER)
-		return LISTENER;
-	if (slot >= S_READER)
-		return READER;
-	if (slot >= S_PROC)
-		return PROC;
-	if (slot >= S_WRITER)
-		return WRITER;
-	return MAIN;
+	static const int first_slot[] = {
+		[MAIN] = 0, [WRITER] = S_WRITER, [PROC] = S_PROC, [READER] = S_READER,
+		[LISTENER] = S_LISTENER, [CONNECTOR] = S_CONNECTOR, [FORKER] = S_FORKER,
+	};
+	int role = FORKER;
+
+	while (slot < first_slot[role])
+		role--;
+	return role;
 }
 
 /* One line to stdout in one write(), so that threads do not mix lines. */
@@ -283,7 +263,7 @@ static void count(enum count c)
 
 static int running(void)
 {
-	return now() < sh->deadline && !atomic_load(&sh->stop);
+	return now_s() < sh->deadline && !atomic_load(&sh->stop);
 }
 
 /*
@@ -373,7 +353,7 @@ static int install(struct ctx *c, int idx)
 {
 	int k = set_k(c->owner, idx), n = sizes[idx], i, j = 0;
 
-	if (rnd(c) & 1) {
+	if (rng_below(&c->rng, 2)) {
 		for (i = 0; i < n; i++)
 			c->set[i] = set_gid(k, n - 1 - i);
 	} else {
@@ -394,7 +374,16 @@ static int install(struct ctx *c, int idx)
 
 static int install_random(struct ctx *c)
 {
-	return install(c, rnd(c) % NSIZES);
+	return install(c, rng_below(&c->rng, NSIZES));
+}
+
+/* Until the deadline: 1 once this task holds a new set */
+static int next_round(struct ctx *c)
+{
+	while (running())
+		if (!install_random(c))
+			return 1;
+	return 0;
 }
 
 static int ctx_init(struct ctx *c, int slot)
@@ -403,7 +392,7 @@ static int ctx_init(struct ctx *c, int slot)
 	c->slot = slot;
 	c->owner = slot + 1;
 	c->role = slot_role(slot);
-	c->rng = 0x5eed0000ULL + slot;
+	rng_seed(&c->rng, 0x5eed0000ULL + slot);
 	c->set = alloc(NGROUPS_MAX, sizeof(*c->set));
 	c->got = alloc(NGROUPS_MAX, sizeof(*c->got));
 	if (c->role == READER)
@@ -453,7 +442,7 @@ static void linger(void)
 	double give_up = sh->deadline + 600;
 
 	while (atomic_load(&sh->readers_left) > 0 && !atomic_load(&sh->stop) &&
-	       now() < give_up)
+	       now_s() < give_up)
 		usleep(5000);
 }
 
@@ -489,77 +478,6 @@ static int writer_process(int slot, pid_t parent)
 	_exit(0);
 }
 
-static ssize_t read_file(const char *path, char *buf, size_t size)
-{
-	size_t len = 0;
-	ssize_t r;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	for (;;) {
-		if (len == size - 1) {
-			close(fd);
-			return -EFBIG;
-		}
-		r = read(fd, buf + len, size - 1 - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			r = -errno;
-			close(fd);
-			return r;
-		}
-		if (!r)
-			break;
-		len += r;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return len;
-}
-
-/*
- * The Groups line of a status file (fs/proc/array.c): "Groups:\t", the gids
- * separated by single spaces, one more space, newline; "Groups:\t \n" if none.
- */
-static int parse_groups(const char *text, gid_t *g, int *n, char *why, size_t len)
-{
-	const char *p = strstr(text, "\nGroups:\t");
-	unsigned long long v;
-
-	*n = 0;
-	if (!p) {
-		snprintf(why, len, "no Groups line");
-		return -1;
-	}
-	p += strlen("\nGroups:\t");
-	if (p[0] == ' ' && p[1] == '\n')
-		return 0;
-	for (;;) {
-		if (*p < '0' || *p > '9')
-			goto bad;
-		for (v = 0; *p >= '0' && *p <= '9'; p++) {
-			v = v * 10 + (*p - '0');
-			if (v > 0xffffffffULL)
-				goto bad;
-		}
-		if (*n == NGROUPS_MAX) {
-			snprintf(why, len, "more than %d gids on the Groups line", NGROUPS_MAX);
-			return -1;
-		}
-		g[(*n)++] = (gid_t)v;
-		if (*p++ != ' ')
-			goto bad;
-		if (*p == '\n')
-			return 0;
-	}
-bad:
-	snprintf(why, len, "malformed Groups line after %d gids: \"%.20s\"", *n, p);
-	return -1;
-}
-
 /* Read the Groups line of task @slot and check it. */
 static void read_status(struct ctx *c, int slot)
 {
@@ -567,13 +485,14 @@ static void read_status(struct ctx *c, int slot)
 	int other = pid != getpid(), n;
 	enum test t = other ? T_PROC : T_THREAD;
 	char path[80], why[300];
+	const char *stop;
 	ssize_t len;
 
 	if (other)
 		snprintf(path, sizeof(path), "/proc/%d/status", pid);
 	else
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
-	len = read_file(path, c->text, STATUS_MAX);
+	len = read_file_into(path, c->text, STATUS_MAX);
 	count(other ? C_PROC : C_THREAD);
 	if (len < 0) {
 		/* Tasks end only once the run is over: then one may be gone. */
@@ -583,8 +502,13 @@ static void read_status(struct ctx *c, int slot)
 		     strerror(-len));
 		return;
 	}
-	if (parse_groups(c->text, c->got, &n, why, sizeof(why)) ||
-	    check_set(c->got, n, slot + 1, -1, why, sizeof(why)))
+	n = parse_groups(c->text, c->got, NGROUPS_MAX, &stop);
+	if (!stop)
+		snprintf(why, sizeof(why), "no Groups line");
+	else if (n < 0)
+		snprintf(why, sizeof(why), "malformed Groups line, or more than %d gids: \"%.20s\"",
+			 NGROUPS_MAX, stop);
+	if (n < 0 || check_set(c->got, n, slot + 1, -1, why, sizeof(why)))
 		fail(t, "%s (%s, owner %d): %s\n", path, role_names[slot_role(slot)], slot + 1,
 		     why);
 }
@@ -726,10 +650,8 @@ static void *connector(void *arg)
 
 	if (ctx_init(&c, (int)(long)arg) || start(&c))
 		goto out;
-	while (running()) {
-		/* the set that this connect() hands to the accepted socket */
-		if (install_random(&c))
-			continue;
+	/* each round with a new set, which connect() hands to the accepted socket */
+	while (next_round(&c)) {
 		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (fd < 0 || connect(fd, (struct sockaddr *)&sh->addr, sh->addrlen)) {
 			fail(T_CONNECT, "connector owner %d: socket or connect: %s\n", c.owner,
@@ -791,11 +713,9 @@ static void *forker(void *arg)
 
 	if (ctx_init(&c, (int)(long)arg) || start(&c))
 		goto out;
-	while (running()) {
-		if (install_random(&c))
-			continue;
+	while (next_round(&c)) {
 		k = c.k;
-		mode = rnd(&c) % 3;
+		mode = rng_below(&c.rng, 3);
 		pid = fork();
 		if (pid == 0)
 			forked_child(&c, mode);
@@ -852,16 +772,50 @@ static void usage(const char *argv0)
 		argv0, DEFAULT_SECONDS, argv0);
 }
 
+#define CNT(x)	atomic_load(&sh->count[x])
+
+/* What was done, and a TAP result per test: each must have run, and never failed */
+static void report(double seconds)
+{
+	bool ran[NTESTS] = {
+		[T_OWN] = CNT(C_SET) > NTASKS && CNT(C_OWN) > 0,
+		[T_THREAD] = CNT(C_THREAD) > 0,
+		[T_PROC] = CNT(C_PROC) > 0,
+		[T_ACCEPT] = CNT(C_ACCEPT) > 0,
+		[T_CONNECT] = CNT(C_CONNECT) > 0,
+		[T_FORK] = CNT(C_FORK_EXIT) > 0 && CNT(C_FORK_CHECK) > 0 && CNT(C_EXEC) > 0,
+		[T_TASKS] = true,
+	};
+	long n = 0;
+	int i;
+
+	for (i = 0; i < NTESTS; i++)
+		n += atomic_load(&sh->fails[i]);
+	ksft_print_msg("%.0fs: %ld setgroups, %ld getgroups, %ld thread status reads, "
+		       "%ld process status reads, %ld SO_PEERGROUPS of accepted and %ld of "
+		       "connecting sockets, %ld fork+exit, %ld fork+check, %ld fork+exec; "
+		       "%ld failures\n", seconds, CNT(C_SET), CNT(C_OWN), CNT(C_THREAD),
+		       CNT(C_PROC), CNT(C_ACCEPT), CNT(C_CONNECT), CNT(C_FORK_EXIT),
+		       CNT(C_FORK_CHECK), CNT(C_EXEC), n);
+	for (i = 0; i < NTESTS; i++) {
+		if (!ran[i])
+			ksft_print_msg("[%s] never ran\n", test_tags[i]);
+		ksft_test_result(ran[i] && !atomic_load(&sh->fails[i]), "%s\n", test_names[i]);
+	}
+}
+
 int main(int argc, char **argv)
 {
-	void *(*fn[NTASKS])(void *);
+	static void *(*const thread_fn[])(void *) = {
+		[WRITER] = writer, [READER] = reader, [LISTENER] = listener,
+		[CONNECTOR] = connector, [FORKER] = forker,
+	};
 	pthread_t th[NTASKS];
 	bool started[NTASKS] = { false };
 	pid_t procs[PROCS], parent = getpid();
 	double seconds = DEFAULT_SECONDS, t0;
 	struct ctx c;
-	long n;
-	int i, status, ok;
+	int i, status;
 
 	if (argc == 3 && !strcmp(argv[1], "--child"))
 		return exec_child(argv[2]);
@@ -884,7 +838,7 @@ int main(int argc, char **argv)
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED)
 		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
-	sh->deadline = now() + 3600;	/* until the start */
+	sh->deadline = now_s() + 3600;	/* until the start */
 	atomic_store(&sh->readers_left, READERS);
 	atomic_store(&sh->connectors_left, CONNECTORS);
 	sh->addr.sun_family = AF_UNIX;
@@ -911,26 +865,9 @@ int main(int argc, char **argv)
 		}
 	}
 	for (i = 1; i < NTASKS; i++) {
-		switch (slot_role(i)) {
-		case WRITER:
-			fn[i] = writer;
-			break;
-		case READER:
-			fn[i] = reader;
-			break;
-		case LISTENER:
-			fn[i] = listener;
-			break;
-		case CONNECTOR:
-			fn[i] = connector;
-			break;
-		case FORKER:
-			fn[i] = forker;
-			break;
-		default:
-			continue;
-		}
-		errno = pthread_create(&th[i], NULL, fn[i], (void *)(long)i);
+		if (!thread_fn[slot_role(i)])
+			continue;	/* the main thread, a writer process */
+		errno = pthread_create(&th[i], NULL, thread_fn[slot_role(i)], (void *)(long)i);
 		started[i] = !errno;
 		if (!started[i]) {
 			fail(T_TASKS, "pthread_create (%s, owner %d): %s\n",
@@ -944,16 +881,16 @@ int main(int argc, char **argv)
 	}
 
 	/* Every task holds its first set: go. */
-	t0 = now();
+	t0 = now_s();
 	while (atomic_load(&sh->ready) < NTASKS && !atomic_load(&sh->stop)) {
-		if (now() > t0 + START_TIMEOUT) {
+		if (now_s() > t0 + START_TIMEOUT) {
 			fail(T_TASKS, "only %d of %d tasks ready after %ds\n",
 			     atomic_load(&sh->ready), NTASKS, START_TIMEOUT);
 			atomic_store(&sh->stop, 1);
 		}
 		usleep(1000);
 	}
-	sh->deadline = now() + seconds;
+	sh->deadline = now_s() + seconds;
 	atomic_store(&sh->go, 1);
 	while (running()) {
 		check_own(&c);
@@ -977,42 +914,7 @@ int main(int argc, char **argv)
 	if (atomic_load(&sh->stop))
 		fail(T_TASKS, "stopped early\n");
 
-#define CNT(x)	atomic_load(&sh->count[x])
-	for (n = 0, i = 0; i < NTESTS; i++)
-		n += atomic_load(&sh->fails[i]);
-	ksft_print_msg("%.0fs: %ld setgroups, %ld getgroups, %ld thread status reads, "
-		       "%ld process status reads, %ld SO_PEERGROUPS of accepted and %ld of "
-		       "connecting sockets, %ld fork+exit, %ld fork+check, %ld fork+exec; "
-		       "%ld failures\n", seconds, CNT(C_SET), CNT(C_OWN), CNT(C_THREAD),
-		       CNT(C_PROC), CNT(C_ACCEPT), CNT(C_CONNECT), CNT(C_FORK_EXIT),
-		       CNT(C_FORK_CHECK), CNT(C_EXEC), n);
-	for (i = 0; i < NTESTS; i++) {
-		switch (i) {
-		case T_OWN:
-			ok = CNT(C_SET) > NTASKS && CNT(C_OWN) > 0;
-			break;
-		case T_THREAD:
-			ok = CNT(C_THREAD) > 0;
-			break;
-		case T_PROC:
-			ok = CNT(C_PROC) > 0;
-			break;
-		case T_ACCEPT:
-			ok = CNT(C_ACCEPT) > 0;
-			break;
-		case T_CONNECT:
-			ok = CNT(C_CONNECT) > 0;
-			break;
-		case T_FORK:
-			ok = CNT(C_FORK_EXIT) > 0 && CNT(C_FORK_CHECK) > 0 && CNT(C_EXEC) > 0;
-			break;
-		default:
-			ok = 1;
-		}
-		if (!ok)
-			ksft_print_msg("[%s] never ran\n", test_tags[i]);
-		ksft_test_result(ok && !atomic_load(&sh->fails[i]), "%s\n", test_names[i]);
-	}
+	report(seconds);
 	ctx_free(&c);
 	ksft_finished();
 }

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "kselftest.h"
-#include "../selftests/groups.h"
+#include "guest.h"
 
 #define KMEMLEAK	"/sys/kernel/debug/kmemleak"
 
@@ -29,7 +29,7 @@ int main(void)
 
 	for (i = 0; i < 2; i++) {
 		sleep(6);
-		err = write_text(KMEMLEAK, "scan");
+		err = write_file(KMEMLEAK, "scan");
 		if (err) {
 			ksft_test_result_fail("kmemleak scan: %s (is kmemleak on?)\n",
 					      strerror(-err));
@@ -38,7 +38,7 @@ int main(void)
 	}
 	ksft_test_result_pass("kmemleak scanned twice\n");
 
-	text = read_text(KMEMLEAK);
+	text = read_file(KMEMLEAK);
 	if (!text)
 		ksft_exit_fail_msg("%s: %s\n", KMEMLEAK, strerror(errno));
 	for (p = text; (p = strstr(p, "unreferenced object")); p++)

@@ -36,8 +36,8 @@
 #include <time.h>
 
 #include "bench_api.h"
+#include "../../robust/guest.h"
 
-#define NGROUPS_MAX	65536
 #define CANARY		0x5a5a5a5au
 
 static const unsigned int sizes[] = { 1, 8, 32, 33, 1023, 1024, 1025, 10000, 65536 };
@@ -131,15 +131,7 @@ static void *xmalloc(size_t size)
 	return p;
 }
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static uint64_t rng;
+static struct rng rng;
 
 /* Every data set comes from its own stream: (seed, what, N, repeat). */
 static void reseed(const char *what, unsigned int n, unsigned int rep)
@@ -148,41 +140,7 @@ static void reseed(const char *what, unsigned int n, unsigned int rep)
 
 	for (; *what; what++)
 		h = (h ^ (unsigned char)*what) * 0x100000001b3ull;
-	rng = h ^ ((uint64_t)n << 32) ^ rep;
-}
-
-static uint64_t rnd(void)		/* splitmix64 */
-{
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static unsigned int rnd_below(unsigned int n)
-{
-	return (uint32_t)rnd() * (uint64_t)n >> 32;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	rng_seed(&rng, h ^ ((uint64_t)n << 32) ^ rep);
 }
 
 static double minimum(const double *v, int n)
@@ -251,7 +209,7 @@ static unsigned int pick(int kind, unsigned int n)
 	case LAST:
 		return n - 1;
 	default:
-		return rnd_below(n);
+		return rng_below(&rng, n);
 	}
 }
 
@@ -290,12 +248,12 @@ static double time_lookups(struct group_info *const *sets, const uint32_t *gids,
  */
 static void make_members(uint32_t *gids, unsigned int n)
 {
-	uint32_t gap = (1u << 30) / n, g = 2 * rnd_below(1024);
+	uint32_t gap = (1u << 30) / n, g = 2 * rng_below(&rng, 1024);
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
 		gids[i] = g;
-		g += 2 * (1 + rnd_below(gap));
+		g += 2 * (1 + rng_below(&rng, gap));
 	}
 }
 
@@ -312,19 +270,13 @@ static void lookups_hot(unsigned int n)
 	struct group_info *sets[HOT_LEN], *gi;
 	double t[HOT_REPEATS];
 	char metric[64];
-	unsigned int i, j, r;
+	unsigned int i, r;
 	int kind;
 
 	reseed("hot", n, 0);
 	make_members(sorted, n);
 	memcpy(shuffled, sorted, n * 4);
-	for (i = n; i > 1; i--) {
-		j = rnd_below(i);
-		uint32_t x = shuffled[i - 1];
-
-		shuffled[i - 1] = shuffled[j];
-		shuffled[j] = x;
-	}
+	rng_shuffle(&rng, shuffled, n);
 	gi = make_list(shuffled, n);
 	check_list(gi, sorted, n, "lookup set");
 	for (i = 0; i < HOT_LEN; i++)
@@ -385,8 +337,8 @@ static void lookups_cold(unsigned int n)
 	t0 = now_ns();
 	reseed("cold sets", n, 0);
 	for (s = 0; s < nsets; s++) {
-		base[s] = 2 * rnd_below(1u << 20);
-		step[s] = 2 * (1 + rnd_below((1u << 30) / n));
+		base[s] = 2 * rng_below(&rng, 1u << 20);
+		step[s] = 2 * (1 + rng_below(&rng, (1u << 30) / n));
 		for (j = 0; j < n; j++)
 			gids[j] = base[s] + j * step[s];
 		all[s] = make_list(gids, n);
@@ -395,7 +347,7 @@ static void lookups_cold(unsigned int n)
 	       (now_ns() - t0) / 1e6);
 	reseed("cold check", n, 0);
 	for (i = 0; i < 16; i++) {
-		s = rnd_below(nsets);
+		s = rng_below(&rng, nsets);
 		for (j = 0; j < n; j++)
 			gids[j] = base[s] + j * step[s];
 		check_list(all[s], gids, n, "cold set");
@@ -408,7 +360,7 @@ static void lookups_cold(unsigned int n)
 		for (r = 0; r < COLD_REPEATS; r++) {
 			reseed(metric, n, r);
 			for (i = 0; i < COLD_LEN; i++) {
-				s = rnd_below(nsets);
+				s = rng_below(&rng, nsets);
 				sets[i] = all[s];
 				qgid[i] = base[s] + pick(kind, n) * step[s] + (kind == MISS);
 				qhit[i] = kind != MISS;
@@ -442,14 +394,14 @@ static void make_input(uint32_t *v, unsigned int n, int input)
 	unsigned int i;
 
 	for (i = 0; i < 16; i++)
-		pool[i] = rnd();
+		pool[i] = rng_u32(&rng);
 	for (i = 0; i < n; i++) {
-		v[i] = input == IN_DUPS ? pool[rnd_below(16)] : rnd();
+		v[i] = input == IN_DUPS ? pool[rng_below(&rng, 16)] : rng_u32(&rng);
 		if (v[i] == UINT32_MAX)		/* not a valid gid */
 			v[i]--;
 	}
 	if (input == IN_SORTED || input == IN_REVERSE)
-		qsort(v, n, 4, cmp_u32);
+		sort_gids(v, n);
 	if (input == IN_REVERSE)
 		for (i = 0; i < n / 2; i++) {
 			uint32_t x = v[i];
@@ -478,7 +430,7 @@ static void sorting(unsigned int n, int input)
 	for (k = 0; k < nk; k++) {
 		make_input(in + (size_t)k * n, n, input);
 		memcpy(ref + (size_t)k * n, in + (size_t)k * n, n * 4);
-		qsort(ref + (size_t)k * n, n, 4, cmp_u32);
+		sort_gids(ref + (size_t)k * n, n);
 		gi[k] = bench_groups_alloc(n);
 		if (!gi[k])
 			fail("groups_alloc(%u) failed", n);
@@ -569,7 +521,7 @@ static void alloc_and_copies(unsigned int n)
 	reseed("copies", n, 0);
 	make_input(src, n, IN_RANDOM);
 	memcpy(sorted, src, n * 4);
-	qsort(sorted, n, 4, cmp_u32);
+	sort_gids(sorted, n);
 
 	if (wanted("alloc_fill_free")) {
 		gi = bench_groups_alloc(n);		/* the same calls, checked */
