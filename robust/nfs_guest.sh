@@ -57,12 +57,19 @@ rpcs() {
 # The allocations of a window: page allocations by order, slab objects and
 # bytes, and nfsd_setuser()'s group lists (calls and sizes of groups_alloc())
 trace_on() {
+	[ -d $T/events ] || mount -t tracefs tracefs $T || fail "no tracefs"
 	echo 0 > $T/tracing_on
 	echo 65536 > $T/buffer_size_kb
 	echo > $T/trace
 	echo > $T/kprobe_events
+	# an optimised (jump) kprobe's stack trace ends at its trampoline
+	[ ! -e /proc/sys/debug/kprobes-optimization ] ||
+		echo 0 > /proc/sys/debug/kprobes-optimization
 	echo "p:nfsgroups/groups_alloc groups_alloc n=\$arg1:s32" > $T/kprobe_events ||
 		fail "no kprobe on groups_alloc"
+	# who asked: nfsd_setuser() or the RPC layer (the wire's 16 gids)
+	echo stacktrace > $T/events/nfsgroups/groups_alloc/trigger ||
+		fail "no stacktrace trigger"
 	for e in kmem/kmalloc kmem/kmem_cache_alloc kmem/mm_page_alloc nfsgroups/groups_alloc; do
 		echo 1 > $T/events/$e/enable || fail "no event $e"
 	done
@@ -74,12 +81,20 @@ trace_off() {
 	for e in kmem/kmalloc kmem/kmem_cache_alloc kmem/mm_page_alloc nfsgroups/groups_alloc; do
 		echo 0 > $T/events/$e/enable
 	done
+	echo '!stacktrace' > $T/events/nfsgroups/groups_alloc/trigger
 }
 
-# BENCH <metric> <user> <value> lines from the trace, per RPC ($2 RPCs)
+# BENCH <metric> <user> <value> lines from the trace, per RPC ($2 RPCs); a
+# groups_alloc() is nfsd's when nfsd_setuser() is in its stack trace
 trace_report() {
 	awk -v u="$1" -v r="$2" '
-	/ groups_alloc: / { ga++; split($NF, a, "="); gn += a[2] }
+	function flush() {
+		if (pend && nfsd) { na++; ng += pn }
+		pend = 0
+	}
+	!/^ => / && !/<stack trace>/ { flush() }
+	/^ => / { if ($2 ~ /^nfsd_setuser/) nfsd = 1; next }
+	/ groups_alloc: / { ga++; split($NF, a, "="); gn += a[2]; pend = 1; pn = a[2]; nfsd = 0 }
 	/ kmalloc: | kmem_cache_alloc: / {
 		n++
 		for (i = 1; i <= NF; i++) if ($i ~ /^bytes_alloc=/) { split($i, a, "="); b += a[2] }
@@ -89,14 +104,19 @@ trace_report() {
 	}
 	/LOST|lost events/ { lost++ }
 	END {
+		flush()
 		printf "BENCH groups_alloc_per_rpc %s %.4f\n", u, ga / r
 		printf "BENCH groups_alloc_gids_per_rpc %s %.1f\n", u, gn / r
+		printf "BENCH nfsd_lists_per_rpc %s %.4f\n", u, na / r
+		printf "BENCH nfsd_list_gids_per_rpc %s %.1f\n", u, ng / r
 		printf "BENCH slab_allocs_per_rpc %s %.3f\n", u, n / r
 		printf "BENCH slab_bytes_per_rpc %s %.1f\n", u, b / r
 		for (k = 0; k <= 10; k++)
 			if (o[k]) printf "BENCH pages_order%d_per_rpc %s %.4f\n", k, u, o[k] / r
 		printf "BENCH trace_lost %s %d\n", u, lost
 	}' $T/trace
+	# a sample, for the record: the first traced list and its stack
+	grep -m2 -A14 " groups_alloc: .* n=[0-9][0-9][0-9]" $T/trace | sed "s/^/# trace: /"
 }
 
 bench() {

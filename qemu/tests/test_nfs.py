@@ -80,8 +80,8 @@ class Packages(unittest.TestCase):
 def boot(rate=1000.0, groups_alloc=0.0, stalls=0):
     got = {}
     for u in nfs.BENCH_USERS:
-        got.update({("rpcs", u): rate, ("loop_ns", u): 1e9, ("groups_alloc_per_rpc", u):
-                    groups_alloc, ("frag_rpcs", u): 10000, ("frag_loop_ns", u): 2e9,
+        got.update({("rpcs", u): rate, ("loop_ns", u): 1e9, ("nfsd_lists_per_rpc", u):
+                    groups_alloc, ("groups_alloc_per_rpc", u): 1.0, ("frag_rpcs", u): 10000, ("frag_loop_ns", u): 2e9,
                     ("frag_compact_stall", u): stalls, ("pages_order3_per_rpc", u): 0.5})
     return got
 
