@@ -30,6 +30,7 @@ about 6,500 gids, whatever the kernel's NGROUPS_MAX.
 """
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -44,7 +45,7 @@ from kbuild import build_kernel
 from trees import series_patches
 
 DAEMONS = ("nfs-kernel-server", "nfs-common", "rpcbind", "netbase", "busybox-static")
-NFSD_PATCH = "NFSD: share the request's group list"
+NFSD_PATCH = re.compile(r"^Subject: \[[^]]*\] NFSD: .*root_squash", re.M)
 OUTSIDE = 9999          # a group nobody is in
 # name, uid, its groups (the first is its primary group)
 USERS = (
@@ -259,7 +260,7 @@ def nfsd_upto():
     """upto-NNNN: the series up to the patch before the nfsd one."""
     names = [p.name for p in series_patches()]
     for i, text in enumerate(p.read_text() for p in series_patches()):
-        if NFSD_PATCH in text.split("\n\n", 1)[0]:
+        if NFSD_PATCH.search(text.split("\n\n", 1)[0].replace("\n ", " ")):
             return f"upto-{names[i - 1][:4]}"
     raise Failure("the series has no nfsd root_squash patch")
 
@@ -322,7 +323,8 @@ def report(target, kernels, runs):
     for name, fn in ROWS:
         for u in BENCH_USERS:
             vals = {k: [fn(g, u) for g in runs[k]] for k in kernels}
-            if not any(v for k in kernels for v in vals[k]):
+            # page orders no kernel asked for are left out; every other row stays
+            if name.startswith("order-") and not any(v for k in kernels for v in vals[k]):
                 continue
             rows.append(f"| {name} | {u} | " + " | ".join(
                 f"{statistics.median(v):.4g} ({min(v):.4g}-{max(v):.4g})"
@@ -336,6 +338,9 @@ def report(target, kernels, runs):
             status = 1
     text = "\n".join(rows) + "\n"
     (out / "table.md").write_text(text)
+    (out / "runs.json").write_text(json.dumps(
+        {k: [{f"{m} {u}": v for (m, u), v in g.items()} for g in runs[k]] for k in kernels},
+        indent=1))
     print(text)
     progress(f"bench-nfs: table in {shown(out / 'table.md')}")
     return status

@@ -107,6 +107,14 @@ class Report(unittest.TestCase):
         self.assertEqual(status, 1)
         self.assertIn("MISS: the patched nfsd built group lists", md)
 
+    def test_rows_of_zeros_stay_but_unused_page_orders(self):
+        runs = {"vanilla": [boot()], "patched": [boot()]}
+        status, md = self.report(runs)
+        self.assertIn("| fragmented memory: compaction stalls per 10,000 RPCs | u6000 | "
+                      "0 (0-0) | 0 (0-0) |", md)
+        self.assertIn("| group lists nfsd_setuser() built per RPC | u16 | 0 (0-0)", md)
+        self.assertNotIn("order-0", md)
+
 
 if __name__ == "__main__":
     unittest.main()
