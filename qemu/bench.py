@@ -86,12 +86,13 @@ def build(kernel, target):
     return image, moddir / "groups_lookup_bench.ko"
 
 
-def parse(lines):
+def parse(lines, key=int):
+    """A guest's "BENCH <metric> <key> <value>" lines: {(metric, key(key)): value}."""
     values = {}
     for line in lines:
         f = line.split()
         if len(f) == 4 and f[0] == "BENCH":
-            values[(f[1], int(f[2]))] = float(f[3])
+            values[(f[1], key(f[2]))] = float(f[3])
     return values
 
 

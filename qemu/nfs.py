@@ -39,6 +39,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import bench
 from config import ABIS, BUILD, Failure, ROOT, TARGETS, progress, sh, shown
 from guest import boot_plan, compile_c, report_boot
 from kbuild import build_kernel
@@ -265,9 +266,6 @@ def nfsd_upto():
     raise Failure("the series has no nfsd root_squash patch")
 
 
-BENCH = re.compile(r"^BENCH (\S+) (\S+) (\S+)$")
-
-
 def cmd_bench(args):
     kernels = ["vanilla", nfsd_upto(), "patched"]
     for k in kernels:
@@ -278,11 +276,7 @@ def cmd_bench(args):
             job = f"bench-nfs-{k}-{args.target}"
             lines, outcome, elapsed, _ = boot_nfs(k, args.target, job,
                                                    ["bench", str(args.loops), *BENCH_USERS])
-            got = {}
-            for line in lines:
-                m = BENCH.match(line.strip())
-                if m:
-                    got[(m.group(1), m.group(2))] = float(m.group(3))
+            got = bench.parse(lines, key=str)
             if outcome != "ok" or not got:
                 raise Failure(f"{job}: {outcome}; no figures (console: "
                               f"{shown(BUILD / 'results' / job)}/console.log)")
