@@ -182,8 +182,8 @@ def dpkg_arch():
 
 
 def guest_root(arch):
-    """build/nfs/root-<arch>: the daemons and their libraries, extracted."""
-    top = BUILD / "nfs"
+    """build/nfs/root-<arch> (one for every base): the daemons and their libraries."""
+    top = ROOT / "build" / "nfs"       # the same packages for every base
     root, debs = top / f"root-{arch}", top / f"debs-{arch}"
     stamp = root / ".harness-packages"
     if stamp.exists():
