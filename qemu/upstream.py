@@ -19,6 +19,7 @@ import re
 import shutil
 import subprocess
 import time
+from pathlib import Path
 
 import harness as h
 
@@ -352,7 +353,7 @@ def cmd_recipients(args):
         patches = [str(p) for p in h.series_patches()]
     seen = []
     for p in patches:
-        touched = re.findall(r"^\+\+\+ b/(\S+)$", open(p).read(), re.M)
+        touched = re.findall(r"^\+\+\+ b/(\S+)$", Path(p).read_text(), re.M)
         if set(touched) & set(CORE_FILES):
             seen += [a for a in (CORE_TO if args.role == "to" else CORE_CC) if a not in seen]
         for a in get_maintainer(tree, p, args.role):
@@ -365,7 +366,7 @@ def cmd_recipients(args):
             for a in get_maintainer(tree, f, "cc" if f.startswith("mm/") else "all", file=True):
                 if a not in seen:
                     seen.append(a)
-    author = re.search(r"^From: (.*)$", open(patches[-1]).read(), re.M).group(1)
+    author = re.search(r"^From: (.*)$", Path(patches[-1]).read_text(), re.M).group(1)
     if args.role == "to" and not [a for a in seen if a != author]:
         # kernel/groups.c has had no maintainer: such patches go through -mm
         seen.append(FALLBACK_TO)
@@ -391,7 +392,7 @@ def cmd_send_email(args):
         (outgoing / p.name).write_text(text)
         patches.append(str(outgoing / p.name))
     unsigned = [os.path.basename(p) for p in patches[1:]
-                if f"Signed-off-by: {author}" not in open(p).read()]
+                if f"Signed-off-by: {author}" not in Path(p).read_text()]
     if unsigned:
         raise h.Failure(f"not signed off by {author}: {', '.join(unsigned)}")
     cmd = ["git", "send-email", "--dry-run", "--confirm=never", "--no-validate",

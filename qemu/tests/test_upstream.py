@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: GPL-2.0
+"""upstream: which objects series-check compiles, how it judges their
+warnings, where the proposed MAINTAINERS entry goes, and who each mail is
+sent to.
+"""
+
+import io
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stdout
+from pathlib import Path
+from types import SimpleNamespace
+from unittest import mock
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import upstream  # noqa: E402
+
+PREAMBLE = "List of maintainers\n===================\n\n3C59X NETWORK DRIVER\nM:\tA <a@x.org>\n\n"
+
+
+class Objects(unittest.TestCase):
+    def test_enabled_reads_only_obj_config_lines(self):
+        with tempfile.TemporaryDirectory() as d:
+            tree, out = Path(d, "tree"), Path(d, "out")
+            (tree / "kernel").mkdir(parents=True)
+            out.mkdir()
+            (tree / "kernel/Makefile").write_text(
+                "obj-y = groups.o cred.o\nobj-$(CONFIG_UID16) += uid16.o\n")
+            (out / ".config").write_text("# CONFIG_UID16 is not set\nCONFIG_UID16_X=y\n")
+            self.assertFalse(upstream.enabled(tree, out, "kernel/uid16.o"))
+            self.assertTrue(upstream.enabled(tree, out, "kernel/groups.o"))
+            self.assertTrue(upstream.enabled(tree, out, "fs/nfsd/auth.o"))   # no Makefile
+            (out / ".config").write_text("CONFIG_UID16=y\n")
+            self.assertTrue(upstream.enabled(tree, out, "kernel/uid16.o"))
+
+    def judge(self, patched, vanilla):
+        """check_objects() on one compile row, with recorded (ok, warnings)"""
+        results = []
+        row = [("mips", "mips", "mips-linux-gnu-", None, [])]
+        per = {"patched": patched, "vanilla": vanilla}
+        with mock.patch.object(upstream.h, "COMPILE", row), \
+             mock.patch.object(upstream.shutil, "which", return_value="/usr/bin/gcc"), \
+             mock.patch.object(upstream, "objects_warnings",
+                               side_effect=lambda kernel, *a: per[kernel]), \
+             mock.patch.object(upstream.h, "progress"):
+            upstream.check_objects(results, ["mips"])
+        self.assertEqual(len(results), 1)
+        return results[0][1]
+
+    def test_only_new_warnings_fail(self):
+        old = "kernel/cred.c:1: warning: old"
+        self.assertEqual(self.judge((True, [old]), (True, [old])), "pass")
+        self.assertEqual(self.judge((True, [old, "kernel/groups.c:9: warning: new"]),
+                                    (True, [old])), "fail")
+        self.assertEqual(self.judge((False, []), (True, [])), "fail")
+        # a tree that fails as the vanilla one does is skipped, not passed
+        err = "arch/alpha/include/asm/pgtable.h:1: error: x"
+        self.assertEqual(self.judge((False, [err]), (False, [err])), "skip")
+
+
+class Maintainers(unittest.TestCase):
+    def test_the_snippet_goes_to_its_alphabetical_place(self):
+        with tempfile.TemporaryDirectory() as d:
+            root, tree, build = Path(d, "root"), Path(d, "tree"), Path(d, "build")
+            root.mkdir()
+            tree.mkdir()
+            (root / "MAINTAINERS.snippet").write_text(
+                "CREDENTIALS: SUPPLEMENTARY GROUPS\nM:\tX <x@y.org>\nF:\tkernel/groups.c\n")
+            (tree / "MAINTAINERS").write_text(
+                PREAMBLE + "CPU IDLE\nM:\tB <b@x.org>\n\nCRYPTO API\nM:\tC <c@x.org>\n")
+            with mock.patch.object(upstream.h, "ROOT", root), \
+                 mock.patch.object(upstream.h, "BUILD", build), \
+                 mock.patch.object(upstream.h, "tree_of", return_value=tree):
+                text = upstream.proposed_maintainers().read_text()
+        self.assertLess(text.index("CPU IDLE"), text.index("CREDENTIALS: SUPPLEMENTARY"))
+        self.assertLess(text.index("CREDENTIALS: SUPPLEMENTARY"), text.index("CRYPTO API"))
+        self.assertIn("F:\tkernel/groups.c\n\nCRYPTO API\n", text)
+
+
+class Recipients(unittest.TestCase):
+    def recipients(self, touched, role, found):
+        """cmd_recipients() for a patch touching the files named, with
+        get_maintainer.pl answering found"""
+        with tempfile.TemporaryDirectory() as d:
+            patch = Path(d, "0015-cred-pages.patch")
+            patch.write_text("From: Ada Lovelace <ada@kernel.org>\n\n"
+                             + "".join(f"--- a/{f}\n+++ b/{f}\n" for f in touched))
+            out = io.StringIO()
+            with mock.patch.object(upstream.h, "ensure_patched", return_value=Path(d)), \
+                 mock.patch.object(upstream, "get_maintainer", return_value=found), \
+                 redirect_stdout(out):
+                upstream.cmd_recipients(SimpleNamespace(patch=str(patch), role=role))
+        return out.getvalue().splitlines()
+
+    def test_the_credential_core_goes_to_mm_with_hardening_in_cc(self):
+        doc = "Jonathan Corbet <corbet@lwn.net>"
+        to = self.recipients(["kernel/groups.c", "include/linux/cred.h"], "to", [doc])
+        self.assertEqual(to[:2], upstream.CORE_TO)
+        self.assertIn(doc, to)
+        cc = self.recipients(["kernel/uid16.c"], "cc", [upstream.h.PLACEHOLDER])
+        self.assertEqual(cc, upstream.CORE_CC)      # the snippet's placeholder is dropped
+
+    def test_other_patches_go_to_their_maintainers_only(self):
+        nfsd = "Chuck Lever <chuck.lever@oracle.com>"
+        to = self.recipients(["fs/nfsd/auth.c"], "to", [nfsd])
+        self.assertEqual(to, [nfsd])
+        # nobody found but the author: the fallback, Andrew Morton
+        to = self.recipients(["lib/x.c"], "to", ["Ada Lovelace <ada@kernel.org>"])
+        self.assertEqual(to, ["Ada Lovelace <ada@kernel.org>", upstream.FALLBACK_TO])
+
+
+class Seeds(unittest.TestCase):
+    def test_seeds_are_fixed_distinct_and_whole(self):
+        seeds = upstream.randstruct_seeds(10)
+        self.assertEqual(seeds[:5], upstream.RANDSTRUCT_SEEDS)
+        self.assertEqual(len(set(seeds)), 10)
+        for s in seeds:
+            self.assertRegex(s, r"^[0-9a-f]{64}$")
+
+
+if __name__ == "__main__":
+    unittest.main()
