@@ -5,14 +5,11 @@
 # with it and boots it under QEMU.
 # "make help" lists the targets; README.md explains them.
 
-BASE    ?= 6.1
-ARCH    ?= x86_64
-KERNEL  ?= patched
-TARGETS ?= x86_64 arm64 arm64-64k
-PROG    ?=
-ARGS    ?=
-OVERLAY ?=
-TIMEOUT ?= 300
+# Every option below is passed on only when it is set: the defaults are
+# the commands' own (BASE: the first base of qemu/targets.conf; ARCH: its
+# first target; TARGETS: all of them; ROUNDS: per benchmark), as make help
+# says.
+opt = $(if $($(1)),$(2) $($(1)))
 
 # The kernel base (qemu/targets.conf's "base" rows) for every target below
 export BASE
@@ -24,11 +21,9 @@ SUDO    := $(if $(filter 0,$(shell id -u)),,sudo)
 # rows need (QEMU, compilers and C libraries: "harness.py packages" lists
 # them, and make deps installs them next).  No gcc-multilib: it conflicts
 # with the cross compilers.
-PACKAGES := linux-source-$(BASE) make flex bison bc libelf-dev libssl-dev cpio perl \
+PACKAGES := make flex bison bc libelf-dev libssl-dev cpio perl \
 	python3 git xz-utils gnuplot-nox git-email libmailtools-perl sparse \
 	gcc-12-plugin-dev gcc-12-plugin-dev-aarch64-linux-gnu qemu-user valgrind
-
-ROUNDS  ?= 5
 
 .PHONY: help deps install tree build run guest-run check kunit check-debug check-kcsan check-mutants check-differential bench \
 	bench-lookups bench-native bench-frag check-nfs bench-nfs \
@@ -69,7 +64,7 @@ help:
 	@echo "make bench-lookups  the same kernels, in-kernel lookups only: short boots, more rounds"
 	@echo "make bench-frag  setgroups() of 10,000 and 65,536 gids in fragmented memory and near a"
 	@echo "                 memory cgroup's limit, vanilla and patched in turn: build/bench/<arch>-frag/"
-	@echo "                 (ARCH=x86_64|arm64, ROUNDS=5)"
+	@echo "                 (ARCH=x86_64|arm64, ROUNDS=3)"
 	@echo "make bench-native  vanilla's and the patched kernel/groups.c compiled into user space"
 	@echo "                 and timed on the host CPU: table and plots in build/bench/native/"
 	@echo "                 (ROUNDS=9, KERNELS=\"vanilla upto-0014 patched\" adds a tree)"
@@ -101,23 +96,24 @@ tree: deps
 	@$(HARNESS) tree
 
 build: deps
-	@$(HARNESS) build --kernel $(KERNEL) $(TARGETS)
+	@$(HARNESS) build $(call opt,KERNEL,--kernel) $(TARGETS)
 
 run: deps
-	@$(HARNESS) run --kernel $(KERNEL) --target $(ARCH) --timeout $(TIMEOUT)
+	@$(HARNESS) run $(call opt,KERNEL,--kernel) $(call opt,ARCH,--target) $(call opt,TIMEOUT,--timeout)
 
 guest-run: deps
-	@$(HARNESS) guest-run --kernel $(KERNEL) --target $(ARCH) --timeout $(TIMEOUT) \
-		--prog "$(PROG)" --args "$(ARGS)" $(if $(OVERLAY),--overlay "$(OVERLAY)")
+	@$(HARNESS) guest-run $(call opt,KERNEL,--kernel) $(call opt,ARCH,--target) \
+		$(call opt,TIMEOUT,--timeout) --prog "$(PROG)" --args "$(ARGS)" \
+		$(if $(OVERLAY),--overlay "$(OVERLAY)")
 
 check: deps
-	@$(HARNESS) check --kernel $(KERNEL) $(TARGETS)
+	@$(HARNESS) check $(call opt,KERNEL,--kernel) $(TARGETS)
 
 check-debug: deps
-	@python3 qemu/robust.py check-debug --target $(ARCH)
+	@python3 qemu/robust.py check-debug $(call opt,ARCH,--target)
 
 kunit: deps
-	@python3 qemu/kunit_tool.py $(if $(KUNIT_ARCHS),$(KUNIT_ARCHS),x86_64 arm64)
+	@python3 qemu/kunit_tool.py $(KUNIT_ARCHS)
 
 check-mutants: deps
 	@python3 qemu/robust.py check-mutants $(if $(ALL),--all) $(if $(CHECKS),--checks $(CHECKS)) \
@@ -127,34 +123,29 @@ check-mutants: deps
 check-kcsan: deps
 	@python3 qemu/robust.py check-kcsan
 
-# TARGETS if given, else the targets.conf rows that name "differential"
 check-differential: deps
-	@python3 qemu/robust.py check-differential \
-		$(if $(filter command environment,$(firstword $(origin TARGETS))),$(TARGETS))
+	@python3 qemu/robust.py check-differential $(TARGETS)
 
-# make bench ends with the fragmented-memory scenario (make bench-frag, 3 rounds;
-# a target with 64K pages says it has nothing to measure)
-FRAG_ROUNDS ?= 3
+# make bench ends with the fragmented-memory scenario (make bench-frag; a
+# target with 64K pages says it has nothing to measure)
 bench: deps
-	@python3 qemu/bench.py --target $(ARCH) --rounds $(ROUNDS)
-	@python3 qemu/bench_frag.py --target $(ARCH) --rounds $(FRAG_ROUNDS)
+	@python3 qemu/bench.py $(call opt,ARCH,--target) $(call opt,ROUNDS,--rounds)
+	@python3 qemu/bench_frag.py $(call opt,ARCH,--target) $(call opt,FRAG_ROUNDS,--rounds)
 
 bench-lookups: deps
-	@python3 qemu/bench.py --target $(ARCH) --rounds $(ROUNDS) --lookups
+	@python3 qemu/bench.py $(call opt,ARCH,--target) $(call opt,ROUNDS,--rounds) --lookups
 
 bench-frag: deps
-	@python3 qemu/bench_frag.py --target $(ARCH) --rounds $(ROUNDS)
+	@python3 qemu/bench_frag.py $(call opt,ARCH,--target) $(call opt,ROUNDS,--rounds)
 
 check-nfs: deps
-	@python3 qemu/nfs.py check --target $(ARCH) $(KERNEL)
+	@python3 qemu/nfs.py check $(call opt,ARCH,--target) $(KERNEL)
 
-bench-nfs: ROUNDS = 3
 bench-nfs: deps
-	@python3 qemu/nfs.py bench --target $(ARCH) --rounds $(ROUNDS)
+	@python3 qemu/nfs.py bench $(call opt,ARCH,--target) $(call opt,ROUNDS,--rounds)
 
-bench-native: ROUNDS = 9
 bench-native: deps
-	@python3 qemu/bench_native.py --rounds $(ROUNDS) $(if $(KERNELS),--kernels $(KERNELS)) \
+	@python3 qemu/bench_native.py $(call opt,ROUNDS,--rounds) $(if $(KERNELS),--kernels $(KERNELS)) \
 		$(if $(TCG),--tcg) $(if $(ONLY),--only $(ONLY)) $(if $(ICOUNT),--icount $(ICOUNT))
 
 export:

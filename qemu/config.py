@@ -209,11 +209,12 @@ def target_row(f, n):
 
 
 def packages(compile_rows=False):
-    """The Debian packages the table's targets need (QEMU, compilers, C
-    libraries), or with compile_rows those of its compile-only targets"""
+    """The Debian packages the base and the table's targets need (kernel
+    source, QEMU, compilers, C libraries), or with compile_rows those of its
+    compile-only targets"""
     if compile_rows:
         return sorted({package_of(c[2] + "gcc") for c in COMPILE if c[2]})
-    want = set()
+    want = {SOURCE_PKG}         # the kernel source of the base BASE picks
     for t in TARGETS.values():
         want.add(package_of(t["qemu"]))
         if t["cross"]:

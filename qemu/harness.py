@@ -180,7 +180,7 @@ def main():
     for name, fn in (("run", cmd_run), ("guest-run", cmd_guest_run)):
         p = sub.add_parser(name)
         p.add_argument("--kernel", default="patched")
-        p.add_argument("--target", default="x86_64", help=", ".join(TARGETS))
+        p.add_argument("--target", default=next(iter(TARGETS)), help=", ".join(TARGETS))
         p.add_argument("--timeout", type=int, default=300)
         if name == "guest-run":
             p.add_argument("--prog")

@@ -246,7 +246,7 @@ def main():
                                  formatter_class=argparse.RawTextHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("check-debug")
-    p.add_argument("--target", default="x86_64", choices=list(h.TARGETS))
+    p.add_argument("--target", default=next(iter(h.TARGETS)), choices=list(h.TARGETS))
     p.add_argument("--calls", type=int, default=FAULT_CALLS)
     p.add_argument("--seconds", type=int, default=STRESS_SECONDS)
     p.set_defaults(fn=cmd_debug)

@@ -61,6 +61,9 @@ class Table(unittest.TestCase):
             self.assertIn(want, got)
         self.assertIn("gcc-hppa-linux-gnu", config.packages(compile_rows=True))
         self.assertNotIn("gcc-hppa-linux-gnu", got)
+        # and the kernel source of the base: the Makefile names none
+        self.assertIn(config.SOURCE_PKG, got)
+        self.assertRegex(config.SOURCE_PKG, r"^linux-source-\d")
 
     def test_every_check_has_a_target(self):
         for check in config.TARGET_CHECKS:
