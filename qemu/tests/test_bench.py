@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-"""bench: the memory check that decides make bench's exit status, and the
-verdict of a ratio against its target.
+"""bench: the memory check and the targets missed beyond the noise, which
+decide make bench's exit status, and the verdict of a ratio against its
+target.
 """
 
+import io
 import sys
 import unittest
+from contextlib import redirect_stdout
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -38,6 +41,18 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(bench.verdict_of(0.5, 0.6, 0.7), "ok")
         self.assertEqual(bench.verdict_of(0.8, 0.9, 0.7), "MISS")
         self.assertEqual(bench.verdict_of(0.6, 0.8, 0.7), "inconclusive")
+
+    def test_only_a_miss_beyond_the_noise_fails_the_run(self):
+        quiet = io.StringIO()
+        with redirect_stdout(quiet):
+            self.assertEqual(bench.verdict([], [], Path("out")), 0)
+            self.assertEqual(bench.verdict([], ["lookup_miss N=1024 (inconclusive)"],
+                                           Path("out")), 0)
+            self.assertEqual(bench.verdict([], ["getgroups N=32", "lookup_miss N=1024 "
+                                                "(inconclusive)"], Path("out")), 1)
+            self.assertEqual(bench.verdict(["round 1: measured 8"], [], Path("out")), 1)
+        self.assertIn("beyond the run's noise: getgroups N=32;", quiet.getvalue())
+        self.assertNotIn("lookup_miss N=1024;", quiet.getvalue())
 
 
 if __name__ == "__main__":
