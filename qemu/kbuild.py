@@ -37,7 +37,7 @@ def build_progress(steps_before):
     return line
 
 
-def kmake(tree, out, t, *args, log):
+def kmake(tree, out, t, *args, log, check=True):
     cmd = ["make", "-C", tree, f"O={out}", f"ARCH={t['karch']}", f"-j{JOBS}"]
     if t["cross"]:
         cmd.append(f"CROSS_COMPILE={t['cross']}")
@@ -45,7 +45,7 @@ def kmake(tree, out, t, *args, log):
     count = Path(out) / f".harness-steps-{digest(*args)[:12]}"
     before = int(count.read_text()) if count.exists() else 0
     offset = log.stat().st_size if log.exists() else 0
-    r = sh(cmd + list(args), log, progress=build_progress(before))
+    r = sh(cmd + list(args), log, check=check, progress=build_progress(before))
     with open(log, errors="replace") as f:
         f.seek(offset)
         steps = len(BUILD_STEP.findall(f.read()))

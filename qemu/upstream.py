@@ -75,9 +75,8 @@ def build_at(tree, name, target, frags, goal=None):
             h.sh([tree / "scripts/config", "--file", out / ".config", "--set-val",
                   opt[len("CONFIG_"):], val], log)
     h.kmake(tree, out, t, "olddefconfig", log=log)
-    r = h.sh(["make", "-C", tree, f"O={out}", f"ARCH={t['karch']}", f"-j{h.JOBS}",
-              *([f"CROSS_COMPILE={t['cross']}"] if t["cross"] else []),
-              goal or os.path.basename(t["image"])], log, check=False)
+    # kmake: with a progress line once a minute
+    r = h.kmake(tree, out, t, goal or os.path.basename(t["image"]), log=log, check=False)
     return r.returncode == 0, log, out / t["image"]
 
 

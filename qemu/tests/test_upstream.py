@@ -58,6 +58,24 @@ class Objects(unittest.TestCase):
         err = "arch/alpha/include/asm/pgtable.h:1: error: x"
         self.assertEqual(self.judge((False, [err]), (False, [err])), "skip")
 
+    def test_bisect_builds_go_through_kmake(self):
+        """kmake: the one kernel make, which prints a progress line a minute"""
+        with tempfile.TemporaryDirectory() as d:
+            out = Path(d, "out/bisect-x86_64")
+            out.mkdir(parents=True)
+            (out / ".config").write_text("CONFIG_X=y\n")
+            calls = []
+            with mock.patch.object(upstream.h, "BUILD", Path(d)), \
+                 mock.patch.object(upstream.h, "kmake", side_effect=lambda *a, **kw:
+                                   calls.append((a[3:], kw)) or mock.Mock(returncode=2)), \
+                 mock.patch.object(upstream.h, "sh"):
+                ok, log, image = upstream.build_at(Path(d), "x86_64", "x86_64",
+                                                   [Path("kconfig/base.config")])
+        self.assertFalse(ok)
+        self.assertEqual(calls[-1][0], ("bzImage",))
+        self.assertIs(calls[-1][1]["check"], False)
+        self.assertEqual(image.name, "bzImage")
+
 
 class Maintainers(unittest.TestCase):
     def test_the_snippet_goes_to_its_alphabetical_place(self):
