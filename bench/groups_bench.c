@@ -135,8 +135,8 @@ static void bench_compat16(int n)
  * fastest of LOOKUP_REPEATS timed loops of LOOKUP_ITERS lookups.
  *
  * Under TCG the cost of a lookup depends on the set's copy: on either
- * kernel, the same gids in the same boot took 1.6-1.7 times as long in one
- * copy as in another (QEMU's software TLB is one likely reason: it is
+ * kernel, the same gids in the same boot can take 1.6-1.7 times as long in
+ * one copy as in another (QEMU's software TLB is one likely reason: it is
  * direct-mapped by address).  So the same gids are
  * installed LOOKUP_SETS times, by as many threads that each hold their own
  * copy of the set at once (each at another address), and each figure is
@@ -908,7 +908,7 @@ int main(int argc, char **argv)
 	}
 	mount("tracefs", TRACING, "tracefs", 0, NULL);
 
-	/* The sizes of the issue; the block edges follow the page size. */
+	/* The sizes of the targets; the block edges follow the page size. */
 	for (i = 0; i < 5; i++)
 		nsizes = add_size(sizes, timed, nsizes, fixed[i], 1);
 	nsizes = add_size(sizes, timed, nsizes, per_page - 1, 1);
@@ -917,7 +917,7 @@ int main(int argc, char **argv)
 	if (per_page + 1 < 10000)
 		nsizes = add_size(sizes, timed, nsizes, 10000, 1);
 	nsizes = add_size(sizes, timed, nsizes, NGROUPS_MAX, 1);
-	/* Memory only: the timed sizes stay those of the issue's targets. */
+	/* Memory only: the timed sizes stay those of the targets. */
 	for (i = 0; i < 3; i++)
 		nsizes = add_size(sizes, timed, nsizes, memory[i], 0);
 

@@ -34,7 +34,7 @@ import time
 import harness as h
 import slub
 
-# (metric, predicate on N, limit): the issue's targets, as ratios
+# (metric, predicate on N, limit): the series' targets, as ratios
 TARGETS = [
     ("setgroups_random", lambda n, pg: n == 65536, 0.25),
     ("setgroups_sorted", lambda n, pg: n == 65536, 0.05),
@@ -141,9 +141,8 @@ def cmd_bench(args):
                 # With no HPET or PM timer (no ACPI in these configs), an x86
                 # guest whose TSC fails calibration or the clocksource watchdog
                 # under TCG ends up on the jiffies clock, which times in 4 ms
-                # steps (4 of 15 boots in one run before targets.conf added
-                # tsc=reliable, and up to 5 in a row on a busy host before it
-                # gave the TSC rate): never use such a run, boot it again.
+                # steps (targets.conf's tsc=reliable and TSC rate make it
+                # rare, not impossible): never use such a run, boot it again.
                 clock = [x for x in lines if "Switched to clocksource" in x]
                 if not clock or "jiffies" not in clock[-1]:
                     break

@@ -28,10 +28,7 @@ QEMU settings (2 GiB, 1 vCPU, TCG) and run bench/groups_frag.c as root, which
 Results go to build/bench/<target>-frag/: results.md (a table per kernel),
 raw.tsv (every value of every round, bench.write_raw()'s format), the command.
 
-Measured on these machines (x86_64, the defaults, a kernel build on the other
-host core): a boot takes 61-62 s in the guest on vanilla and 23-28 s patched,
-so ROUNDS=3 about 5 min (310 s) with the kernels built; the two kernels took
-15-19 min to build beside other builds.
+How long it takes: docs/measurements.md.
 """
 
 import re
