@@ -20,6 +20,7 @@ KUNITCONFIG = "kernel/groups.kunitconfig"
 KUNITCONFIGS = (KUNITCONFIG, "fs/smb/server/.kunitconfig")
 # kunit.py's --arch for a target of targets.conf, and UML's
 ARCHS = {"um": "um", "x86_64": "x86_64", "arm64": "arm64"}
+DEFAULT_ARCHS = ["x86_64", "arm64"]
 
 
 def kunitconfigs(tree):
@@ -81,6 +82,11 @@ def run(tree, arch, log, timeout=300, name=None, options=(), configs=(KUNITCONFI
 
 
 def cmd_kunit(args):
+    args.archs = args.archs or DEFAULT_ARCHS
+    unknown = [a for a in args.archs if a not in ARCHS]
+    if unknown:
+        raise h.Failure(f"kunit: unknown architecture {', '.join(unknown)}: "
+                        f"KUNIT_ARCHS takes {', '.join(ARCHS)}")
     t0, results = time.monotonic(), []
     tree = h.ensure_patched()
     for arch in args.archs:
@@ -98,12 +104,19 @@ def cmd_kunit(args):
     return h.conclude("kunit", results, t0)
 
 
-def main():
+def parser():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("archs", nargs="*", default=["x86_64", "arm64"], choices=list(ARCHS))
+    # no choices=: Python 3.11's argparse checks an empty list against
+    # them and fails; cmd_kunit() checks the names
+    ap.add_argument("archs", nargs="*",
+                    help=f"{', '.join(ARCHS)} (default: {' '.join(DEFAULT_ARCHS)})")
     ap.set_defaults(fn=cmd_kunit)
-    h.dispatch(ap)
+    return ap
+
+
+def main():
+    h.dispatch(parser())
 
 
 if __name__ == "__main__":

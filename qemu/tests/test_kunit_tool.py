@@ -5,6 +5,7 @@ recorded output of the series' suites on UML.
 
 import sys
 import unittest
+from unittest import mock
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -69,6 +70,18 @@ class Command(unittest.TestCase):
         self.assertIn("kernel/groups.kunitconfig", arm)
         self.assertFalse(any(a.startswith(("--arch", "--cross")) for a in kunit_tool.kunit_cmd("um")))
         self.assertIn("--arch=x86_64", kunit_tool.kunit_cmd("x86_64"))
+
+    def test_no_arch_given_means_x86_64_and_arm64(self):
+        """make kunit passes no architecture unless KUNIT_ARCHS is set"""
+        args = kunit_tool.parser().parse_args([])
+        with mock.patch.object(kunit_tool.h, "ensure_patched", side_effect=StopIteration):
+            with self.assertRaises(StopIteration):
+                args.fn(args)
+        self.assertEqual(args.archs, ["x86_64", "arm64"])
+        self.assertEqual(kunit_tool.parser().parse_args(["um"]).archs, ["um"])
+        bad = kunit_tool.parser().parse_args(["riscv"])
+        with self.assertRaises(kunit_tool.h.Failure):
+            bad.fn(bad)
 
 
 if __name__ == "__main__":
