@@ -145,12 +145,10 @@ def objects_warnings(kernel, arch, karch, cross, defconfig, w, strict=False):
     out = h.BUILD / "out" / f"objects-{kernel}-{arch}"
     log = h.BUILD / f"logs/objects-{kernel}-{arch}-{w or 'plain'}.log"
     log.unlink(missing_ok=True)
-    base = ["make", "-C", tree, f"O={out}", f"ARCH={karch}", f"-j{h.JOBS}"]
-    if cross:
-        base.append(f"CROSS_COMPILE={cross}")
+    t = {"karch": karch, "cross": cross}
     if not (out / ".config").exists():
         frags = h.with_base([h.ROOT / "kconfig/users.config"])
-        have = h.merge_config(tree, out, {"karch": karch, "cross": cross},
+        have = h.merge_config(tree, out, t,
                               defconfig or "defconfig", frags, log)
         ignore = ["CONFIG_GROUPS_KUNIT_TEST"] if kernel == "vanilla" else []
         dropped = h.dropped_options(have, frags, ignore)
@@ -165,7 +163,7 @@ def objects_warnings(kernel, arch, karch, cross, defconfig, w, strict=False):
     for o in objs:
         (out / o).unlink(missing_ok=True)
     extra = {"W=1": ["W=1"], "sparse": ["C=2"], "": []}[w]
-    r = h.sh(base + extra + objs, log, check=False)
+    r = h.kmake(tree, out, t, *extra, *objs, log=log, check=False)
     text = log.read_text(errors="replace").splitlines()
     warnings = sorted({re.sub(r"^.*?/(kernel|fs|net|io_uring|security|include|arch)/", r"\1/", x)
                        for x in text if WARN.search(x) and not KCONFIG_WARN.search(x)})
@@ -225,8 +223,7 @@ def check_randstruct(results, seeds=RANDSTRUCT_SEEDS, tree=None):
         for o in RANDSTRUCT_OBJECTS:
             (out / o).unlink(missing_ok=True)
         before = log.stat().st_size
-        r = h.sh(["make", "-C", tree, f"O={out}", f"ARCH={t['karch']}", f"-j{h.JOBS}",
-                  *RANDSTRUCT_OBJECTS], log, check=False)
+        r = h.kmake(tree, out, t, *RANDSTRUCT_OBJECTS, log=log, check=False)
         used = (out / "scripts/gcc-plugins/randomize_layout_seed.h").read_text()
         with open(log, errors="replace") as f:
             f.seek(before)
