@@ -40,6 +40,7 @@ help:
 	@echo "                 (TARGETS=\"...\" and KERNEL=vanilla narrow or switch it)"
 	@echo "make guest-run   run your static program in a guest:"
 	@echo "                 PROG=/path ARGS=\"...\" OVERLAY=/dir ARCH=... KERNEL=... TIMEOUT=s"
+	@echo "                 APPEND=\"kernel params\" ICOUNT=1 (guest time follows its instructions)"
 	@echo "make kunit       the KUnit suites through the kernel's tools/testing/kunit/kunit.py"
 	@echo "                 (kernel/groups.kunitconfig) under QEMU: KUNIT_ARCHS=\"x86_64 arm64\" or um"
 	@echo "make check-debug the patched kernel with KASAN, UBSAN, KFENCE, kmemleak, lockdep:"
@@ -104,7 +105,8 @@ run: deps
 guest-run: deps
 	@$(HARNESS) guest-run $(call opt,KERNEL,--kernel) $(call opt,ARCH,--target) \
 		$(call opt,TIMEOUT,--timeout) --prog "$(PROG)" --args "$(ARGS)" \
-		$(if $(OVERLAY),--overlay "$(OVERLAY)")
+		$(if $(OVERLAY),--overlay "$(OVERLAY)") $(if $(ICOUNT),--icount) \
+		$(if $(APPEND),--append "$(APPEND)")
 
 check: deps
 	@$(HARNESS) check $(call opt,KERNEL,--kernel) $(TARGETS)

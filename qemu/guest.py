@@ -143,22 +143,37 @@ def boot_args(t):
     return " ".join([f"console={t['console']}", "panic=-1"] + args)
 
 
-def boot(kernel, target, job, image, initrd, timeout, loglevel=None, echo=None, smp=1):
+def qemu_command(target, image, initrd, append, smp=1, icount=False):
+    """The QEMU command line of a boot.  smp > 1: that many vCPUs, on as many
+    host threads (multi-threaded TCG).  icount: QEMU's virtual clock, and the
+    guest's clocks with it, advances by the instructions the guest executes,
+    so that what it times does not depend on the host's load (-icount
+    shift=0: 1 ns an instruction, one host thread; an x86 guest that takes
+    its TSC for the host's rate reads time scaled by that rate)."""
+    t = TARGETS[target]
+    # One CPU a socket: SeaBIOS's MP table, all that an x86 kernel without
+    # ACPI has to find CPUs by, lists one CPU of each package only.
+    return [t["qemu"], "-M", t["machine"], "-cpu", t["cpu"], "-m", "2048",
+            "-smp", f"{smp},sockets={smp},cores=1,threads=1",
+            *(["-accel", "tcg,thread=multi"] if smp > 1 and not icount else []),
+            *(["-icount", "shift=0,sleep=off"] if icount else []),
+            "-nographic", "-monitor", "none", "-serial", "stdio", "-no-reboot",
+            "-kernel", str(image), "-initrd", str(initrd), "-append", append]
+
+
+def boot(kernel, target, job, image, initrd, timeout, loglevel=None, echo=None, smp=1,
+         icount=False, append=""):
     """Boot, keep console.log, return (lines, outcome) where outcome is 'ok' or why not.
-    smp > 1: that many vCPUs, on as many host threads (multi-threaded TCG)."""
+    append: more kernel parameters; smp and icount: see qemu_command()."""
     t = TARGETS[target]
     resdir = BUILD / "results" / job
     resdir.mkdir(parents=True, exist_ok=True)
-    append = boot_args(t)
+    cmdline = boot_args(t)
     if loglevel is not None:
-        append += f" loglevel={loglevel}"
-    # One CPU a socket: SeaBIOS's MP table, all that an x86 kernel without
-    # ACPI has to find CPUs by, lists one CPU of each package only.
-    cmd = [t["qemu"], "-M", t["machine"], "-cpu", t["cpu"], "-m", "2048",
-           "-smp", f"{smp},sockets={smp},cores=1,threads=1",
-           *(["-accel", "tcg,thread=multi"] if smp > 1 else []),
-           "-nographic", "-monitor", "none", "-serial", "stdio", "-no-reboot",
-           "-kernel", str(image), "-initrd", str(initrd), "-append", append]
+        cmdline += f" loglevel={loglevel}"
+    if append:
+        cmdline += f" {append}"
+    cmd = qemu_command(target, image, initrd, cmdline, smp, icount)
     (resdir / "qemu.cmd").write_text(" ".join(shlex.quote(c) for c in cmd) + "\n")
     log = resdir / "console.log"
     lines, outcome = [], "ok"

@@ -88,7 +88,9 @@ def guest_program(args, image, files, plan_argv, job):
 
     print(f"== {job}: booting (console log: {results_of(job)}/console.log)", flush=True)
     lines, outcome, elapsed = boot(args.kernel, args.target, job, image, initrd,
-                                   timeout=args.timeout + 120, loglevel=5, echo=echo)
+                                   timeout=args.timeout + 120, loglevel=5, echo=echo,
+                                   icount=getattr(args, "icount", False),
+                                   append=getattr(args, "append", None) or "")
     ends = [end for label, _, end in seg.finish()[1] if label == "prog"]
     status = None
     if ends:
@@ -186,6 +188,9 @@ def main():
             p.add_argument("--prog")
             p.add_argument("--args", default="")
             p.add_argument("--overlay")
+            p.add_argument("--icount", action="store_true",
+                           help="guest time advances with its instructions (QEMU -icount)")
+            p.add_argument("--append", help="more kernel parameters")
         p.set_defaults(fn=fn)
     dispatch(ap)
 

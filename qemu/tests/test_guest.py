@@ -23,6 +23,17 @@ class Guest(unittest.TestCase):
             self.assertEqual(guest.boot_args(config.TARGETS["arm64"]),
                              "console=ttyAMA0 panic=-1")
 
+    def test_qemu_command_counts_instructions_on_request(self):
+        plain = guest.qemu_command("x86_64", "/k", "/i", "console=ttyS0")
+        self.assertNotIn("-icount", plain)
+        self.assertEqual(plain[-2:], ["-append", "console=ttyS0"])
+        counted = guest.qemu_command("x86_64", "/k", "/i", "console=ttyS0", icount=True)
+        self.assertEqual(counted[counted.index("-icount") + 1], "shift=0,sleep=off")
+        # -icount runs one host thread: no multi-threaded TCG beside it
+        self.assertIn("tcg,thread=multi", guest.qemu_command("arm64", "/k", "/i", "", smp=2))
+        self.assertNotIn("tcg,thread=multi",
+                         guest.qemu_command("arm64", "/k", "/i", "", smp=2, icount=True))
+
     def test_plan_runs_every_abi_program_but_the_demo(self):
         built = {"aarch64": {"groups_test": "/b/a/t", "demo": "/b/a/demo"},
                  "armhf": {"groups_test": "/b/h/t"}}
