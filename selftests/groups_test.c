@@ -698,7 +698,9 @@ TEST_F(sysctl, ngroups_max_limit)
 		snprintf(text, sizeof(text), "%d\n", max);
 		ASSERT_EQ(0, write_text(NGROUPS_MAX_SYSCTL, text));
 		ASSERT_EQ(max, read_long(NGROUPS_MAX_SYSCTL));
+#ifdef __GLIBC__	/* glibc reads the file, musl's is a constant */
 		ASSERT_EQ(max, sysconf(_SC_NGROUPS_MAX));
+#endif
 		if (k == 1) {
 			check_list(_metadata, gids, 1000);
 			ASSERT_ERRNO(EINVAL, sys_getgroups(max, gids + 1000));
@@ -755,17 +757,20 @@ TEST_F(sysctl, ngroups_max_writes)
 		if (pid == 0) {
 			if (i == 0)
 				drop_to_nobody(_metadata);
-			if (i == 1 && !caps(false, &eff, &perm)) {
+			if (i == 1) {
+				ASSERT_EQ(0, caps(false, &eff, &perm));
 				eff &= ~(1ULL << CAP_SYS_ADMIN);
 				ASSERT_EQ(0, caps(true, &eff, &perm));
 			}
-			if (i >= 2)
-				ASSERT_EQ(0, unshare(CLONE_NEWUSER));
+			if (i >= 2 && unshare(CLONE_NEWUSER))
+				_exit(255);
 			if (i == 3)
 				ASSERT_EQ(0, write_text("/proc/self/uid_map", "0 0 1"));
 			_exit(-write_text(NGROUPS_MAX_SYSCTL, "10"));
 		}
 		err = wait_child(pid);
+		if (err == 255)
+			continue;	/* no user namespaces here */
 		EXPECT_TRUE(err == EPERM || (err == EACCES && !(i & 1))) {
 			TH_LOG("writer %d: %d", i, err);
 		}
