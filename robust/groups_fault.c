@@ -29,7 +29,9 @@
  *
  *  - pages in use: the sum over the zones of /proc/zoneinfo of managed
  *    pages less free pages less the pages on the per-CPU free lists (the
- *    "count:" of each pageset, which "pages free" leaves out);
+ *    "count:" of each pageset, which "pages free" leaves out), less this
+ *    program's own memory (VmLck of /proc/self/status: it is mlockall()ed,
+ *    and glibc's heap may keep a buffer freed after the baseline);
  *  - slab pages: nr_slab_reclaimable + nr_slab_unreclaimable of /proc/vmstat;
  *
  * and each may exceed its baseline by PAGE_BOUND and SLAB_BOUND pages at
@@ -264,14 +266,14 @@ static void print_phase(const struct phase *ph)
 /* ---- memory */
 
 struct snapshot {
-	long used, managed, free, pcp, slab;
+	long used, managed, free, pcp, own, slab;
 	int nvm;
 	char name[MAX_VMSTAT][40];
 	long val[MAX_VMSTAT];
 };
 
 static struct snapshot base, after, cal;
-static char text[1 << 18];		/* /proc/zoneinfo, /proc/vmstat */
+static char text[1 << 18];		/* /proc/zoneinfo, /proc/vmstat, status */
 static long page_bound = PAGE_BOUND, slab_bound = SLAB_BOUND;
 
 /* Read a file into text[] (static: measuring must not grow the heap). */
@@ -340,7 +342,16 @@ static int measure(struct snapshot *s, const char **what)
 	}
 	if (!s->managed)
 		return -EINVAL;
-	s->used = s->managed - s->free - s->pcp;
+
+	*what = "/proc/self/status";
+	err = read_static("/proc/self/status");
+	if (err)
+		return err;
+	line = strstr(text, "\nVmLck:");
+	if (!line || sscanf(line, "\nVmLck: %ld kB", &v) != 1)
+		return -EINVAL;
+	s->own = v * 1024 / sysconf(_SC_PAGESIZE);
+	s->used = s->managed - s->free - s->pcp - s->own;
 
 	*what = "/proc/vmstat";
 	err = read_static("/proc/vmstat");
@@ -361,8 +372,8 @@ static int measure(struct snapshot *s, const char **what)
 static void print_snapshot(const char *label, const struct snapshot *s)
 {
 	ksft_print_msg("memory: %s: %ld pages in use (%ld managed, %ld free, %ld on per-CPU "
-		       "lists), %ld slab pages\n", label, s->used, s->managed, s->free, s->pcp,
-		       s->slab);
+		       "lists, %ld of this program's), %ld slab pages\n", label, s->used,
+		       s->managed, s->free, s->pcp, s->own, s->slab);
 }
 
 /* What moved between two snapshots, for the one who has to find the leak. */
