@@ -58,7 +58,8 @@ TARGETS = [
 # Instruction counts (callgrind): the metrics of bench.c's --count, the N of each
 COUNTS = [("search", [1, 8, 32, 1000, 1022, 1023, 1024, 1025, 2048, 10000, 65536]),
           *[(m, [0, 1, 8, 32]) for m in ("alloc_fill_free", "alloc_fill_sort_free",
-                                         "to_user", "from_user")]]
+                                         "to_user", "from_user")],
+          ("compare", [1, 8, 32, 1000, 10000, 65536])]
 COUNT_CALLS = 1 << 14       # calls counted per run, at least
 INLINE_MAX = 1022           # GROUPS_INLINE_MAX with the shim's 4 KiB pages
 # (metric, predicate on N, limit, on what): "+" on the difference in instructions
@@ -67,6 +68,7 @@ ICOUNT_TARGETS = [
     (re.compile(r"search$"), lambda n: n <= INLINE_MAX, 1, "+"),
     (re.compile(r"search$"), lambda n: n > INLINE_MAX, 1.10, "x"),
     (re.compile(r"alloc_fill|to_user|from_user"), lambda n: n in (1, 8, 32), 1.05, "x"),
+    (re.compile(r"compare$"), lambda n: True, 1.10, "x"),
 ]
 
 PLOTS = {"search-hot": ["search_hot_first", "search_hot_random", "search_hot_miss"],
@@ -85,6 +87,9 @@ def build(kernel, extra_cflags):
     # vanilla has no group_info_set_gid(): groups_tu.c then sets gid[] itself
     if re.search(r"\bgroup_info_set_gid\s*\(", sources["BENCH_CRED_H"].read_text()):
         defs.append("-DBENCH_GROUP_INFO_ACCESSORS")
+    # before groups_cmp() is in kernel/groups.c, groups_tu.c has cred_fscmp()'s loop
+    if re.search(r"^int groups_cmp\(", sources["BENCH_GROUPS_C"].read_text(), re.M):
+        defs.append("-DBENCH_GROUPS_CMP")
     objdir = OUT / "obj" / kernel
     objdir.mkdir(parents=True, exist_ok=True)
     flags = CFLAGS + list(extra_cflags)

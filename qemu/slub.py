@@ -48,10 +48,11 @@ def kmalloc_bytes(size, page, kmin):
 
 
 def paged_header(page):
-    """The group_info cache's object: the header and GROUPS_MAX_BLOCKS pointers"""
-    per_block = page // KGID_SIZE               # GROUPS_PER_BLOCK
-    size = GROUP_INFO_SIZE + -(-NGROUPS_MAX // per_block) * POINTER_SIZE
-    return -(-size // POINTER_SIZE) * POINTER_SIZE
+    """The group_info cache's object: the header and struct groups_table (a u64
+    check, then GROUPS_MAX_BLOCKS page addresses and as many first gids)"""
+    blocks = -(-NGROUPS_MAX // (page // KGID_SIZE))     # GROUPS_MAX_BLOCKS
+    size = GROUP_INFO_SIZE + 8 + blocks * (POINTER_SIZE + KGID_SIZE)
+    return -(-size // 8) * 8
 
 
 def layout(kernel, n, page, kmin):

@@ -468,10 +468,14 @@ static void sorting(unsigned int n, int input)
 
 /* ---------------------------------------------- allocation and user copies */
 
-enum { ALLOC_FILL_FREE, ALLOC_FILL_SORT_FREE, TO_USER, FROM_USER, SEARCH, NCALLS };
+enum { ALLOC_FILL_FREE, ALLOC_FILL_SORT_FREE, TO_USER, FROM_USER, COMPARE, SEARCH, NCALLS };
 static const char *const call_names[NCALLS] = {
-	"alloc_fill_free", "alloc_fill_sort_free", "to_user", "from_user", "search"
+	"alloc_fill_free", "alloc_fill_sort_free", "to_user", "from_user", "compare",
+	"search"
 };
+
+/* for "compare": a second list with the same gids as the one compared */
+static struct group_info *twin;
 
 /*
  * @k calls of metric @what (not SEARCH) on lists of @n: an allocation, filled
@@ -501,6 +505,9 @@ static int repeat_calls(int what, struct group_info *list, uint32_t *dst,
 			break;
 		case FROM_USER:
 			rc |= bench_groups_from_user(list, src);
+			break;
+		case COMPARE:
+			rc |= bench_groups_cmp(list, twin) != 0;
 			break;
 		}
 	}
@@ -598,7 +605,7 @@ count_region(int what, struct group_info **sets, const uint32_t *q,
  * member and each gap of the set {2i + 10 : i < N} once: 2N lookups with
  * groups_search(), the search that in_group_p() makes, which needs a task's
  * credentials and cannot run here; a pass of the other metrics is one call,
- * on the copies' random gids.  Prints "COUNT <metric> <N> <calls per pass>".
+ * on the copies' random gids ("compare": of two lists holding them).  Prints "COUNT <metric> <N> <calls per pass>".
  * Runs with different PASSES differ only in the calls that count_region()
  * makes: their counts' difference, over the calls, is a call's, exactly.
  */
@@ -627,6 +634,7 @@ static void count(const char *metric, unsigned int n, unsigned int passes)
 		reseed("copies", n, 0);
 		make_input(q, n, IN_RANDOM);
 		list = make_list(q, n);
+		twin = make_list(q, n);
 	}
 	sets = xmalloc(len * sizeof(*sets));
 	for (i = 0; i < len; i++)
@@ -635,6 +643,8 @@ static void count(const char *metric, unsigned int n, unsigned int passes)
 	count_region(what, sets, q, hit, dst, n, len, passes);
 	printf("COUNT %s %u %u\n", metric, n, len);
 	bench_groups_free(list);
+	if (twin)
+		bench_groups_free(twin);
 	free(sets);
 	free(q);
 	free(dst);

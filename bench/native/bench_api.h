@@ -21,6 +21,7 @@ void bench_groups_sort(struct group_info *gi);
 int bench_groups_search(const struct group_info *gi, unsigned int gid);
 int bench_groups_to_user(unsigned int *dst, const struct group_info *gi);
 int bench_groups_from_user(struct group_info *gi, const unsigned int *src);
+int bench_groups_cmp(const struct group_info *a, const struct group_info *b);
 
 /*
  * user side: the memory behind kmalloc(), kvmalloc(), vmalloc() and the

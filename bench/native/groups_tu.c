@@ -16,12 +16,17 @@
 #ifndef BENCH_GROUP_INFO_ACCESSORS
 /*
  * A tree before patch 0001 (vanilla) has no group_info_set_gid(), which the
- * build detects in its cred.h: set the flat array as 0001's accessor does.
+ * build detects in its cred.h: use the flat array as 0001's accessors do.
  */
 static inline void group_info_set_gid(struct group_info *gi, unsigned int i,
 				      kgid_t gid)
 {
 	gi->gid[i] = gid;
+}
+
+static inline kgid_t group_info_gid(const struct group_info *gi, unsigned int i)
+{
+	return gi->gid[i];
 }
 #endif
 
@@ -53,12 +58,50 @@ int bench_groups_search(const struct group_info *gi, unsigned int gid)
 	return groups_search(gi, KGIDT_INIT(gid));
 }
 
+/* 0 or -EFAULT: a tree's groups_to_user() may return the count copied */
 int bench_groups_to_user(unsigned int *dst, const struct group_info *gi)
 {
-	return groups_to_user((gid_t __user *)dst, gi);
+	int ret = groups_to_user((gid_t __user *)dst, gi);
+
+	return ret < 0 ? ret : 0;
 }
 
 int bench_groups_from_user(struct group_info *gi, const unsigned int *src)
 {
 	return groups_from_user(gi, (gid_t __user *)src);
+}
+
+#ifndef BENCH_GROUPS_CMP
+/*
+ * A tree whose kernel/groups.c has no groups_cmp() compares group lists in
+ * cred_fscmp() (kernel/cred.c): its loop, as vanilla 6.1 has it.
+ */
+static int groups_cmp(const struct group_info *ga, const struct group_info *gb)
+{
+	int g;
+
+	if (ga == gb)
+		return 0;
+	if (ga == NULL)
+		return -1;
+	if (gb == NULL)
+		return 1;
+	if (ga->ngroups < gb->ngroups)
+		return -1;
+	if (ga->ngroups > gb->ngroups)
+		return 1;
+
+	for (g = 0; g < ga->ngroups; g++) {
+		if (gid_lt(group_info_gid(ga, g), group_info_gid(gb, g)))
+			return -1;
+		if (gid_gt(group_info_gid(ga, g), group_info_gid(gb, g)))
+			return 1;
+	}
+	return 0;
+}
+#endif
+
+int bench_groups_cmp(const struct group_info *a, const struct group_info *b)
+{
+	return groups_cmp(a, b);
 }
