@@ -52,7 +52,7 @@ def parse_tap(lines, prefix):
     """Leaf results of (K)TAP text: [(name, 'pass'|'fail'|'skip', detail)], plus plan problems."""
     results, problems = [], []
     suites = []                           # KTAP "# Subtest: name" above: [(indent, name)]
-    prev_indent = None
+    seen = []                             # (indent, status) of every result line so far
     top_plan, top_count = None, 0
     top_indent = None
     running = None
@@ -82,19 +82,30 @@ def parse_tap(lines, prefix):
         name = "".join(f"{x[1]}/" for x in suites) + name.strip()
         if top_indent is not None and indent == top_indent:
             top_count += 1
-        is_parent = prev_indent is not None and prev_indent > indent
-        prev_indent = indent
         d = (directive or "").upper()
         status = "skip" if d == "SKIP" else ("pass" if ok == "ok" or d == "TODO" else "fail")
-        if is_parent:
-            # a suite's summary line: count it only if it contradicts its children
-            if status == "fail" and not any(r[1] == "fail" for r in results):
+        children = children_of(seen, indent)
+        seen.append((indent, status))
+        if children:
+            # a suite's summary line: count it only if it contradicts its own children
+            if status == "fail" and "fail" not in children:
                 results.append((f"{prefix}{name}", "fail", "suite failed"))
             continue
         results.append((f"{prefix}{name}", status, (reason or "").strip()))
     if top_plan is not None and top_count != top_plan:
         problems.append(f"{prefix}: planned {top_plan} tests, {top_count} reported")
     return results, problems
+
+
+def children_of(seen, indent):
+    """The statuses of the results just above a result line at indent that are
+    deeper than it: the cases of the suite (or the parameters of the case) it sums up."""
+    out = []
+    for i, status in reversed(seen):
+        if i <= indent:
+            break
+        out.append(status)
+    return out
 
 
 class Segments:

@@ -44,6 +44,15 @@ class ConsoleLogs(unittest.TestCase):
         self.assertEqual(outcome, "ok")
         self.assertEqual(list(fails(results)), ["t/kunit/groups/groups_test_sort/n=1023"])
 
+    def test_a_later_suite_s_own_failure_counts(self):
+        # groups fails in a case (its summary line is not counted again);
+        # the console dropped the line of ksmbd_user's failing case: only
+        # the suite's own "not ok" says it failed
+        outcome, results = parse("kunit-later-suite-failure.log")
+        self.assertEqual(outcome, "ok")
+        self.assertEqual(list(fails(results)), ["t/kunit/groups/groups_test_sort/n=1023",
+                                                "t/kunit/ksmbd_user"])
+
     def test_panic(self):
         outcome, results = parse("panic.log")
         self.assertIn("Kernel panic", outcome)
