@@ -42,6 +42,7 @@ from pathlib import Path
 import bench
 from config import ABIS, BUILD, Failure, ROOT, TARGETS, progress, sh, shown
 from guest import boot_plan, compile_c, report_boot
+from harness import dispatch
 from kbuild import build_kernel
 from trees import series_patches
 
@@ -353,12 +354,7 @@ def main():
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--loops", type=int, default=1000)
     p.set_defaults(fn=cmd_bench)
-    args = ap.parse_args()
-    try:
-        raise SystemExit(args.fn(args))
-    except Failure as e:
-        print(f"error: {e}")
-        raise SystemExit(2)
+    dispatch(ap)
 
 
 if __name__ == "__main__":

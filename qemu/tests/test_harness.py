@@ -3,13 +3,35 @@
 """
 
 import argparse
+import os
+import subprocess
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import harness as h  # noqa: E402
+
+QEMU = Path(__file__).resolve().parent.parent
+
+# Each entry script with a command line that would start work
+ENTRY_SCRIPTS = {"harness.py": ["packages"], "nfs.py": ["check"], "robust.py": ["check-kcsan"],
+                 "upstream.py": ["randstruct"], "kunit_tool.py": [], "bench.py": [],
+                 "bench_frag.py": [], "bench_native.py": []}
+
+
+def run_script(script, argv, **env):
+    """An entry script run with env added to an environment in which no
+    program can be found and the build directory is a scratch one: if it
+    does not refuse its arguments, it fails at its first command."""
+    with tempfile.TemporaryDirectory() as d:
+        full = {k: v for k, v in os.environ.items() if k not in ("BASE", "BUILD", "TEST_TIMEOUT")}
+        full.update(PATH=str(Path(d) / "nothing"), BUILD=d, **env)
+        return subprocess.run([sys.executable, str(QEMU / script), *argv], env=full,
+                              capture_output=True, text=True, timeout=60)
+
 
 class Arguments(unittest.TestCase):
     def test_unknown_names_and_missing_tools_are_one_line(self):
@@ -29,6 +51,14 @@ class Arguments(unittest.TestCase):
         for want in ("make deps", "qemu-system-arm", "gcc-aarch64-linux-gnu",
                      "gcc-arm-linux-gnueabihf"):
             self.assertIn(want, msg)
+
+    def test_every_entry_script_refuses_an_unknown_base(self):
+        for script, argv in ENTRY_SCRIPTS.items():
+            with self.subTest(script=script):
+                r = run_script(script, argv, BASE="nosuch")
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertEqual(r.stdout, "")
+                self.assertRegex(r.stderr, r"^error: unknown base 'nosuch': BASE takes 6\.1, 6\.12\n$")
 
 
 if __name__ == "__main__":
