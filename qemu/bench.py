@@ -6,7 +6,7 @@ the target's), boot under the same QEMU settings and run the same static
 program (bench/groups_bench.c), taking turns (A B C A B C ...) over the
 rounds so that machine noise hits them all.  Per metric and N the report
 gives the median ratio patched/vanilla over the rounds with its min-max
-spread.  A third kernel, the series up to ATTRIBUTE (the sort and copy
+spread.  A third kernel, the series up to attribute() (the sort and copy
 work on today's flat array, before the storage changes), splits each gain
 between the sort and copy patches and the storage patch.  Results go to
 build/bench/<target>/: results.md, raw.tsv, plots, the command.
@@ -56,8 +56,6 @@ TARGETS = [
     ("mem_measured", lambda n, pg: n == 65536, 0.55),
     ("mem_measured", lambda n, pg: True, 1.0),
 ]
-# The last patch before the storage switch: sort and copy on the flat array
-ATTRIBUTE = h.BEFORE_PAGES
 
 # counts whose target is an absolute 0 on the patched kernel: requests above a page
 # (kmalloc/kvmalloc calls for more than PAGE_SIZE, accounted page allocations of
@@ -72,19 +70,24 @@ UNITS = {"mem_measured": "bytes", "mem_peak": "bytes", "mem_freed": "bytes",
          "requests_gt_page": "per call", "slab_refills_gt0": "per call",
          "vmalloc_areas": "per set"}
 
+def attribute():
+    """The last patch before the storage switch: sort and copy on the flat array"""
+    return h.settings().before_pages
+
+
 def results_dir(target, lookups):
-    return h.BUILD / "bench" / (target + ("-lookups" if lookups else ""))
+    return h.settings().build / "bench" / (target + ("-lookups" if lookups else ""))
 
 
 def build(kernel, target):
     t = h.TARGETS[target]
     image = h.build_kernel(kernel, target, extra=("bench",))
-    out = h.BUILD / "out" / f"{kernel}-{target}-bench"
-    moddir = h.BUILD / "bench" / f"module-{kernel}-{target}"
+    out = h.settings().build / "out" / f"{kernel}-{target}-bench"
+    moddir = h.settings().build / "bench" / f"module-{kernel}-{target}"
     shutil.rmtree(moddir, ignore_errors=True)
     shutil.copytree(h.ROOT / "bench/lookup", moddir)
     h.kmake(h.tree_of(kernel), out, t, f"M={moddir}", "modules",
-            log=h.BUILD / f"logs/bench-module-{kernel}-{target}.log")
+            log=h.settings().build / f"logs/bench-module-{kernel}-{target}.log")
     return image, moddir / "groups_lookup_bench.ko"
 
 
@@ -113,9 +116,9 @@ def cmd_bench(args):
     abis = t["abis"]
     mode = ["--lookups"] if args.lookups else []
     progs = {abi: h.compile_c(abi, h.ROOT / "bench/groups_bench.c",
-                              h.BUILD / "bin" / abi / "groups_bench", libs=["-pthread"])
+                              h.settings().build / "bin" / abi / "groups_bench", libs=["-pthread"])
              for abi in abis}
-    kernels = ("vanilla", f"upto-{ATTRIBUTE}", "patched")
+    kernels = ("vanilla", f"upto-{attribute()}", "patched")
     initrds, images = {}, {}
     for k in kernels:
         images[k], module = build(k, target)
@@ -280,7 +283,7 @@ def cover_table(cover_rows):
     """The rows of COVER that the run has, as the cover letter's table"""
     line = "  %-18s %5s %10s %10s  %-21s %-10s %s"
     cover = [line % ("metric", "N", "vanilla", "patched", "patched/vanilla", "target",
-                     f"to {ATTRIBUTE}")]
+                     f"to {attribute()}")]
     cover += [line % (m, n, *cover_rows[(m, n)]) for m, ns in COVER for n in ns
               if (m, n) in cover_rows]
     return "\n".join(cover) + "\n"
@@ -291,7 +294,7 @@ def report(target, outdir, runs, rounds, lookups=False):
     keys = sorted({key for run in runs["vanilla"] for key in run},
                   key=lambda kn: (kn[0], kn[1]))
     page = int(runs["vanilla"][0].get(("page_size", 0), 4096))
-    mid = f"upto-{ATTRIBUTE}"
+    mid = f"upto-{attribute()}"
 
     rows, misses, cover_rows = [], [], {}
     for m, n in keys:
@@ -311,11 +314,11 @@ def report(target, outdir, runs, rounds, lookups=False):
           "patched/vanilla [bootstrap 95% interval of that median]; a verdict is ok when "
           "the interval is within the target, MISS when wholly beyond it, inconclusive "
           "when it straddles it.  The last "
-          f"column is the same ratio for the series up to {ATTRIBUTE} (the sort and copy "
+          f"column is the same ratio for the series up to {attribute()} (the sort and copy "
           "patches on the flat array): what remains between it and the patched column is "
           "the storage patch's doing.", "",
           f"| metric | N | vanilla | patched | unit | patched/vanilla [95% CI] | target | | "
-          f"up to {ATTRIBUTE}/vanilla |",
+          f"up to {attribute()}/vanilla |",
           "|---|---|---|---|---|---|---|---|---|", *rows, "",
           f"Targets missed or inconclusive: {', '.join(misses) if misses else 'none'}", ""]
     failures = []
@@ -400,7 +403,7 @@ def memory_table(target, runs, page):
           "(kmem tracepoints in the guest: kmalloc size classes, groups_alloc()'s "
           "objects of the group_info cache and accounted pages, less what the call "
           "frees again), the least of 8 calls; computed = what the layout must take, "
-          f"from the code's constants (vanilla and up to {ATTRIBUTE}: kvmalloc(8 + 4N); "
+          f"from the code's constants (vanilla and up to {attribute()}: kvmalloc(8 + 4N); "
           "patched: kmalloc(8 + 4N) inline, else the cache's object and a page a block) "
           f"with page size {page} and KMALLOC_MIN_SIZE {kmin}; peak = the most the "
           "patched kernel held at once during the call.  "

@@ -53,12 +53,12 @@ REPORT_SPAN = 12                   # lines from a report's first line to its "Ca
 
 
 def results_dir(target):
-    return h.BUILD / "bench" / f"{target}-frag"
+    return h.settings().build / "bench" / f"{target}-frag"
 
 
 def out_dir(kernel, target):
     """build_kernel()'s out directory for this kernel"""
-    return h.BUILD / "out" / "-".join([kernel, target, *EXTRA])
+    return h.settings().build / "out" / "-".join([kernel, target, *EXTRA])
 
 
 
@@ -119,8 +119,8 @@ def cmd_bench(args):
     outdir = results_dir(target)
     outdir.mkdir(parents=True, exist_ok=True)
     abi = t["abis"][0]      # the kernel's allocations do not depend on the caller's ABI
-    prog = h.compile_c(abi, h.ROOT / "bench/groups_frag.c", h.BUILD / "bin" / abi / "groups_frag",
-                       libs=["-pthread"])
+    prog = h.compile_c(abi, h.ROOT / "bench/groups_frag.c",
+                       h.settings().build / "bin" / abi / "groups_frag", libs=["-pthread"])
     images, initrds = {}, {}
     for k in KERNELS:
         images[k] = h.build_kernel(k, target, extra=EXTRA)

@@ -33,8 +33,12 @@ import bench
 import harness as h
 
 SRC = h.ROOT / "bench/native"
-OUT = h.BUILD / "bench/native"
-LOG = h.BUILD / "logs/bench-native.log"
+
+
+def native_dir():
+    """build/bench/native: the programs and the report"""
+    return h.settings().build / "bench/native"
+
 
 # The same flags for every tree and every unit; the kernel side sees only the
 # stand-in headers (and, through them, the tree's cred.h).
@@ -85,7 +89,7 @@ def build(kernel, extra_cflags):
     # vanilla has no group_info_set_gid(): groups_tu.c then sets gid[] itself
     if re.search(r"\bgroup_info_set_gid\s*\(", sources["BENCH_CRED_H"].read_text()):
         defs.append("-DBENCH_GROUP_INFO_ACCESSORS")
-    objdir = OUT / "obj" / kernel
+    objdir = native_dir() / "obj" / kernel
     objdir.mkdir(parents=True, exist_ok=True)
     flags = CFLAGS + list(extra_cflags)
     objs, warnings = [], []
@@ -96,7 +100,7 @@ def build(kernel, extra_cflags):
                     "-c", SRC / unit, "-o", obj])
         warnings += [x for x in out.splitlines() if "warning:" in x]
         objs.append(obj)
-    exe = OUT / f"groups_native_bench-{kernel}"
+    exe = native_dir() / f"groups_native_bench-{kernel}"
     h.sh(["gcc", "-o", exe, *objs])
     for w in warnings:
         print(f"  bench-native: {kernel}: {w}")
@@ -385,10 +389,10 @@ def missed(misses, t0, where):
 
 
 def cmd_main(args):
-    out = OUT.with_name("native-tcg") if args.tcg else OUT
+    out = native_dir().with_name("native-tcg") if args.tcg else native_dir()
     t0 = time.monotonic()
     out.mkdir(parents=True, exist_ok=True)
-    LOG.parent.mkdir(parents=True, exist_ok=True)
+    (h.settings().build / "logs").mkdir(parents=True, exist_ok=True)
     cflags = CFLAGS + args.cflags.split()
     exes, trees = {}, {}
     for k in args.kernels:

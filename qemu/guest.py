@@ -13,7 +13,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from config import ABIS, BUILD, MARK, MARKER, ROOT, TARGETS, TEST_TIMEOUT, progress, results_of, sh, shown
+from config import ABIS, MARK, MARKER, ROOT, TARGETS, progress, results_of, settings, sh, shown
 from kbuild import build_kernel, kunit_expected
 from parser import analyse, console_outcome, kernel_problem
 from results import write_summary
@@ -40,7 +40,7 @@ def compile_c(abi, src, out, extra_flags=(), libs=()):
         return out
     cmd = [a["cc"], "-static", "-O2", "-Wall", "-D_GNU_SOURCE", *extra_flags, "-o", out, src,
            *libs, *a["cflags"]]
-    sh(cmd, BUILD / f"logs/userspace-{abi}.log")
+    sh(cmd, settings().build / f"logs/userspace-{abi}.log")
     return out
 
 
@@ -50,11 +50,11 @@ def build_userspace(target, with_demo=False):
     tree = ensure_vanilla()
     start = time.monotonic()
     progress(f"userspace: building the {', '.join(t['abis'])} programs "
-             f"(logs: {shown(BUILD / 'logs')}/userspace-<abi>.log)")
+             f"(logs: {shown(settings().build / 'logs')}/userspace-<abi>.log)")
     kself = tree / "tools/testing/selftests/kselftest"   # so "../kselftest_harness.h" resolves
     built = {}
     for abi in t["abis"]:
-        bindir = BUILD / "bin" / abi
+        bindir = settings().build / "bin" / abi
         progs = {}
         for prog in [] if with_demo else selftest_programs():
             progs[prog] = compile_c(abi, ROOT / f"selftests/{prog}.c", bindir / prog,
@@ -71,7 +71,7 @@ def build_userspace(target, with_demo=False):
 
 
 def gen_init_cpio():
-    exe = BUILD / "bin/host/gen_init_cpio"
+    exe = settings().build / "bin/host/gen_init_cpio"
     src = ensure_vanilla() / "usr/gen_init_cpio.c"
     if not exe.exists():
         exe.parent.mkdir(parents=True, exist_ok=True)
@@ -83,8 +83,8 @@ def make_initramfs(path, target, files, plan, overlay=None):
     """The target's /init (qemu/init.c for its first ABI), files ({guest path: host
     path}) and plan (a list of argv lists: label, timeout, prog, args)."""
     abi = TARGETS[target]["abis"][0]
-    files = dict(files, **{"/init": compile_c(abi, ROOT / "qemu/init.c",
-                                               BUILD / "bin" / abi / "init")})
+    init = compile_c(abi, ROOT / "qemu/init.c", settings().build / "bin" / abi / "init")
+    files = dict(files, **{"/init": init})
     path.parent.mkdir(parents=True, exist_ok=True)
     plan_file = path.with_suffix(".plan")
     plan_file.write_text("".join("\t".join(map(str, p)) + "\n" for p in plan))
@@ -166,7 +166,7 @@ def boot(kernel, target, job, image, initrd, timeout, loglevel=None, echo=None, 
     """Boot, keep console.log, return (lines, outcome) where outcome is 'ok' or why not.
     append: more kernel parameters; smp and icount: see qemu_command()."""
     t = TARGETS[target]
-    resdir = BUILD / "results" / job
+    resdir = settings().build / "results" / job
     resdir.mkdir(parents=True, exist_ok=True)
     cmdline = boot_args(t)
     if loglevel is not None:
@@ -217,7 +217,7 @@ def test_plan(target, built):
             if prog == "demo":
                 continue
             files[f"/tests/{abi}/{prog}"] = host
-            plan.append([f"{abi}/{prog}", TEST_TIMEOUT, f"/tests/{abi}/{prog}"])
+            plan.append([f"{abi}/{prog}", settings().test_timeout, f"/tests/{abi}/{prog}"])
     return files, plan
 
 
@@ -241,8 +241,8 @@ def boot_plan(kernel, target, image, job, files, plan, timeout, built=None, smp=
     build_userspace(target), if the caller has it already."""
     if built is None:
         build_userspace(target)
-    initrd = make_initramfs(BUILD / "results" / job / "initramfs.cpio", target, files, plan,
-                            overlay)
+    initrd = make_initramfs(settings().build / "results" / job / "initramfs.cpio", target, files,
+                            plan, overlay)
     progress(f"boot: {job}: booting {kernel} {target} "
              f"(console: {results_of(job)}/console.log)")
     lines, outcome, elapsed = boot(kernel, target, job, image, initrd, timeout, smp=smp,

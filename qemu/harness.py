@@ -7,7 +7,8 @@ entry scripts use it through this module's names.
 
 The only per-architecture and per-base knowledge lives in qemu/targets.conf.
 BASE (environment; make BASE=...) picks the base: its Debian source package,
-the directory of its series (the top level for 6.1), its build directory.
+the directory of its series (the top level for 6.1), its build directory;
+dispatch() reads it, BUILD and TEST_TIMEOUT once, before a command starts.
 Everything this script makes goes under that build directory (build/ for
 6.1, build/6.12/ for 6.12; git-ignored):
 
@@ -21,6 +22,7 @@ Everything this script makes goes under that build directory (build/ for
 """
 
 import argparse
+import os
 import re
 import shlex
 import shutil
@@ -29,8 +31,8 @@ import time
 from pathlib import Path
 
 from checks import check_checkpatch, check_harness, check_selftests_sync
-from config import (ABIS, BASE, BASES, BUILD, Failure, KERNEL_NAME, TARGETS, package_of,
-                    packages, progress, results_of, shown)
+from config import (ABIS, Failure, KERNEL_NAME, TARGETS, from_environment, package_of,
+                    packages, progress, results_of, settings, shown, use)
 from guest import boot, boot_suite, build_userspace, make_initramfs
 from kbuild import build_kernel
 from mail import cmd_export
@@ -78,8 +80,8 @@ def cmd_check(args):
 def guest_program(args, image, files, plan_argv, job):
     """Boot with one program; echo what it prints; return its exit status."""
     plan = [["prog", args.timeout, *plan_argv]]
-    initrd = make_initramfs(BUILD / "results" / job / "initramfs.cpio", args.target, files, plan,
-                            overlay=getattr(args, "overlay", None))
+    initrd = make_initramfs(settings().build / "results" / job / "initramfs.cpio", args.target,
+                            files, plan, overlay=getattr(args, "overlay", None))
     seg = Segments()
 
     def echo(line):
@@ -141,9 +143,10 @@ def cmd_prepare(args):
 
 
 def cmd_clean(args):
+    build = settings().build
     for d in ("out", "bin", "results", "logs"):
-        shutil.rmtree(BUILD / d, ignore_errors=True)
-    print(f"removed the kernel builds, programs, results and logs under {shown(BUILD)}")
+        shutil.rmtree(build / d, ignore_errors=True)
+    print(f"removed the kernel builds, programs, results and logs under {shown(build)}")
     return 0
 
 
@@ -161,7 +164,7 @@ def main():
     p.add_argument("kernels", nargs="*", default=["vanilla", "patched"])
     p.set_defaults(fn=cmd_prepare)
     p = sub.add_parser("export", help="format-patch a tree's commits back into the repository")
-    p.add_argument("--tree", default=str(BUILD / "patched"))
+    p.add_argument("--tree", help="default: build/patched")
     p.add_argument("--prefix", default="PATCH v3")
     p.add_argument("--keep-author", action="store_true",
                    help="keep the commits' authors and sign-offs (working copies, not for sending)")
@@ -197,8 +200,6 @@ def main():
 
 def check_args(args):
     """Unknown targets or kernel, or a missing tool, as a Failure, before any work."""
-    if BASE not in BASES:
-        raise Failure(f"unknown base {BASE!r}: BASE takes {', '.join(BASES)}")
     targets = list(getattr(args, "targets", None) or []) + \
         ([args.target] if getattr(args, "target", None) else [])
     for name in targets:
@@ -219,10 +220,12 @@ def check_args(args):
 
 
 def dispatch(ap):
-    """Run the subcommand; a Failure, or a tool that is not installed, is one line on
+    """Run the subcommand with the settings the environment asks for; a Failure (a
+    wrong setting or argument), or a tool that is not installed, is one line on
     stderr and exit status 2."""
     args = ap.parse_args()
     try:
+        use(from_environment(os.environ))
         check_args(args)
         sys.exit(args.fn(args))
     except Failure as e:

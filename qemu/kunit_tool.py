@@ -32,7 +32,7 @@ def kunit_cmd(arch, timeout=300, name=None, options=(), configs=(KUNITCONFIG,)):
     build/out/<name> (kunit-<arch> by default), with options added to the
     kunitconfigs (--kconfig_add)."""
     cmd = ["python3", "tools/testing/kunit/kunit.py", "run",
-           *[x for c in configs for x in ("--kunitconfig", c)], "--build_dir", str(h.BUILD / "out" / (name or f"kunit-{arch}")), f"--jobs={h.JOBS}",
+           *[x for c in configs for x in ("--kunitconfig", c)], "--build_dir", str(h.settings().build / "out" / (name or f"kunit-{arch}")), f"--jobs={h.JOBS}",
            f"--timeout={timeout}", *[f"--kconfig_add={o}" for o in options]]
     if arch != "um":
         cmd.append(f"--arch={h.TARGETS[arch]['karch']}")
@@ -72,7 +72,7 @@ def verdict(output, returncode, kernel_log=""):
 
 def run(tree, arch, log, timeout=300, name=None, options=(), configs=(KUNITCONFIG,)):
     """kunit.py in tree for arch; the verdict, and its output in log."""
-    kernel_log = h.BUILD / "out" / (name or f"kunit-{arch}") / "test.log"
+    kernel_log = h.settings().build / "out" / (name or f"kunit-{arch}") / "test.log"
     kernel_log.unlink(missing_ok=True)
     r = subprocess.run(kunit_cmd(arch, timeout, name, options, configs), cwd=tree,
                        capture_output=True, text=True)
@@ -91,7 +91,7 @@ def cmd_kunit(args):
     tree = h.ensure_patched()
     for arch in args.archs:
         start = time.monotonic()
-        log = h.BUILD / f"logs/kunit-{arch}.log"
+        log = h.settings().build / f"logs/kunit-{arch}.log"
         configs = kunitconfigs(tree)
         h.progress(f"kunit: {' '.join(kunit_cmd(arch, configs=configs))} (in {h.shown(tree)}; "
                    f"log: {h.shown(log)})")

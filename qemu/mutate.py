@@ -212,7 +212,7 @@ def explained(explain, m):
 def mutants_tree():
     """A worktree at the series' head, for mutating one line at a time."""
     patched = h.ensure_patched()
-    tree = h.BUILD / "mutants-tree"
+    tree = h.settings().build / "mutants-tree"
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=patched, capture_output=True,
                           text=True, check=True).stdout.strip()
     if not (tree / ".git").exists():
@@ -235,8 +235,8 @@ def run_suite(tree, job, baseline=()):
     of the unmutated kernel (baseline) do not count."""
     target = h.first_target_with("mutants")
     t = h.TARGETS[target]
-    out = h.BUILD / f"out/mutants-{target}"
-    log = h.BUILD / f"logs/build-mutants-{target}.log"
+    out = h.settings().build / f"out/mutants-{target}"
+    log = h.settings().build / f"logs/build-mutants-{target}.log"
     h.ensure_config("patched", t, tree, out)
     try:
         h.kmake(tree, out, t, Path(t["image"]).name, log=log)
@@ -259,7 +259,7 @@ def try_mutant(tree, m, job, baseline=()):
         path.write_text("\n".join(lines))
         if m["path"] == "kernel/uid16.c" or SUITE_ONLY.match(m["function"]):
             return "suite", run_suite(tree, job, baseline)
-        return "KUnit", run_kunit(tree, h.BUILD / f"logs/{job}.log")
+        return "KUnit", run_kunit(tree, h.settings().build / f"logs/{job}.log")
     finally:
         path.write_text(text)
 
@@ -305,7 +305,7 @@ def needs_suite(m):
 def baselines(tree, chosen):
     """The unmutated series must pass KUnit; the suite's failures without a
     mutant (none expected) are left out of the mutants' verdicts."""
-    base, why = run_kunit(tree, h.BUILD / "logs/mutants-base.log")
+    base, why = run_kunit(tree, h.settings().build / "logs/mutants-base.log")
     if base != "pass":
         raise h.Failure(f"check-mutants: the unmutated series fails KUnit: {why}")
     if not any(needs_suite(m) for m in chosen):
@@ -330,7 +330,7 @@ def verdict_of(m, verdict, why, explain):
 
 def cmd_fast(limit, suite_limit, only=()):
     t0 = time.monotonic()
-    lock = open(h.BUILD / "mutants.lock", "w")
+    lock = open(h.settings().build / "mutants.lock", "w")
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -349,7 +349,7 @@ def cmd_fast(limit, suite_limit, only=()):
         results.append(verdict_of(m, verdict, why, explain))
         h.progress(f"check-mutants: {k}/{len(chosen)} {m['id']}: {results[-1][1]} "
                    f"{results[-1][2]}", start)
-    md = h.BUILD / "results/mutants-fast.md"
+    md = h.settings().build / "results/mutants-fast.md"
     md.parent.mkdir(parents=True, exist_ok=True)
     md.write_text(table(rows, explain))
     print(f"check-mutants: the table is in {h.shown(md)}")

@@ -40,7 +40,7 @@ import time
 from pathlib import Path
 
 import bench
-from config import ABIS, BUILD, Failure, ROOT, TARGETS, progress, sh, shown
+from config import ABIS, Failure, ROOT, TARGETS, progress, settings, sh, shown
 from guest import boot_plan, compile_c, report_boot
 from harness import dispatch
 from kbuild import build_kernel
@@ -190,7 +190,7 @@ def guest_root(arch):
     if stamp.exists():
         return root
     debs.mkdir(parents=True, exist_ok=True)
-    log = BUILD / f"logs/nfs-packages-{arch}.log"
+    log = settings().build / f"logs/nfs-packages-{arch}.log"
     foreign_arch(arch, log)
     progress(f"nfs: Debian's {', '.join(DAEMONS)} and their libraries for {arch} "
              f"(log: {shown(log)})")
@@ -215,15 +215,16 @@ def guest_files(target, mode_args):
     """The files and plan of one boot."""
     t = TARGETS[target]
     abi = t["abis"][0]
-    work = BUILD / "nfs" / "etc"
+    bindir = settings().build / "bin" / abi
+    work = settings().build / "nfs" / "etc"
     work.mkdir(parents=True, exist_ok=True)
     passwd, group = etc_files()
     texts = {"passwd": passwd, "group": group, "files": served_files(),
              "table": check_table(), "users": users_file()}
     for name, text in texts.items():
         (work / name).write_text(text)
-    client = compile_c(abi, ROOT / "robust/nfs_client.c", BUILD / "bin" / abi / "nfs_client")
-    frag = compile_c(abi, ROOT / "bench/groups_frag.c", BUILD / "bin" / abi / "groups_frag",
+    client = compile_c(abi, ROOT / "robust/nfs_client.c", bindir / "nfs_client")
+    frag = compile_c(abi, ROOT / "bench/groups_frag.c", bindir / "groups_frag",
                      libs=["-pthread"])
     files = {"/etc/passwd": work / "passwd", "/etc/group": work / "group",
              "/harness/nfs/files": work / "files", "/harness/nfs/table": work / "table",
@@ -280,7 +281,7 @@ def cmd_bench(args):
             got = bench.parse(lines, key=str)
             if outcome != "ok" or not got:
                 raise Failure(f"{job}: {outcome}; no figures (console: "
-                              f"{shown(BUILD / 'results' / job)}/console.log)")
+                              f"{shown(settings().build / 'results' / job)}/console.log)")
             runs[k].append(got)
             progress(f"bench-nfs: round {r + 1} {k}: " + ", ".join(
                 f"{u} {rate(got, u):.0f} RPC/s" for u in BENCH_USERS))
@@ -308,7 +309,7 @@ ROWS = [("RPCs per second", lambda g, u: rate(g, u)),
 
 
 def report(target, kernels, runs):
-    out = BUILD / "bench" / f"nfs-{target}"
+    out = settings().build / "bench" / f"nfs-{target}"
     out.mkdir(parents=True, exist_ok=True)
     rows = [f"# make bench-nfs ARCH={target}: {len(runs[kernels[0]])} rounds, boots "
             "alternated; median (min-max) over rounds", "",

@@ -71,7 +71,8 @@ DIFF_SEED = 20261203
 def robust_programs(target, names):
     """Static builds of robust/<name>.c for every ABI of the target."""
     kself = h.ensure_vanilla() / "tools/testing/selftests"
-    return {abi: {n: h.compile_c(abi, h.ROOT / f"robust/{n}.c", h.BUILD / "bin" / abi / n,
+    bindir = h.settings().build / "bin"
+    return {abi: {n: h.compile_c(abi, h.ROOT / f"robust/{n}.c", bindir / abi / n,
                                  ["-I", kself], libs=["-pthread"]) for n in names}
             for abi in h.TARGETS[target]["abis"]}
 

@@ -50,7 +50,7 @@ def git(tree, *args, check=True):
 def bisect_tree():
     """A worktree at base for applying the series one patch at a time."""
     vanilla = h.ensure_vanilla()
-    tree = h.BUILD / "bisect"
+    tree = h.settings().build / "bisect"
     if not (tree / ".git").exists():
         shutil.rmtree(tree, ignore_errors=True)
         git(vanilla, "worktree", "prune")
@@ -61,8 +61,8 @@ def bisect_tree():
 
 def build_at(tree, name, target, frags, goal=None):
     t = h.TARGETS[target]
-    out = h.BUILD / "out" / f"bisect-{name}"
-    log = h.BUILD / f"logs/bisect-{name}.log"
+    out = h.settings().build / "out" / f"bisect-{name}"
+    log = h.settings().build / f"logs/bisect-{name}.log"
     if not (out / ".config").exists():
         h.merge_config(tree, out, t, "tinyconfig", frags, log)
     # What the patched kernel adds (its KUnit suite) exists only from the
@@ -95,7 +95,7 @@ def check_bisect(results, only=None, boot=True, start=None):
                   h.with_base([h.ROOT / "kconfig/nomultiuser.config"])))
     for i, p in enumerate([None] + patches):
         if p is not None:
-            log = h.BUILD / "logs/bisect-am.log"
+            log = h.settings().build / "logs/bisect-am.log"
             if not h.git_am(tree, p, log):
                 results.append((f"bisect: {p.name} applies", "fail", f"see {log}"))
                 return
@@ -142,8 +142,8 @@ def enabled(tree, out, obj):
 def objects_warnings(kernel, arch, karch, cross, defconfig, w, strict=False):
     """Compile the touched objects of a tree; return (ok, warning lines)."""
     tree = h.tree_of(kernel)
-    out = h.BUILD / "out" / f"objects-{kernel}-{arch}"
-    log = h.BUILD / f"logs/objects-{kernel}-{arch}-{w or 'plain'}.log"
+    out = h.settings().build / "out" / f"objects-{kernel}-{arch}"
+    log = h.settings().build / f"logs/objects-{kernel}-{arch}-{w or 'plain'}.log"
     log.unlink(missing_ok=True)
     t = {"karch": karch, "cross": cross}
     if not (out / ".config").exists():
@@ -204,8 +204,8 @@ def check_randstruct(results, seeds=RANDSTRUCT_SEEDS, tree=None):
     tree = tree or h.ensure_patched()
     target = h.first_target_with("randstruct")
     t = h.TARGETS[target]
-    out = h.BUILD / "out" / f"randstruct-{tree.name}-{target}"
-    log = h.BUILD / f"logs/randstruct-{tree.name}.log"
+    out = h.settings().build / "out" / f"randstruct-{tree.name}-{target}"
+    log = h.settings().build / f"logs/randstruct-{tree.name}.log"
     log.unlink(missing_ok=True)
     frags = h.fragments("patched", t, extra=("randstruct",))
     start = time.monotonic()
@@ -247,7 +247,7 @@ def proposed_maintainers():
     heads = [m for m in re.finditer(r"^([A-Z0-9][^\t:\n]*)\n[A-Z]:\t", text, re.M)
              if m.group(1) > "3C"]   # the sorted entries start after the preamble
     at = next((m.start() for m in heads if m.group(1).upper() > name.upper()), len(text))
-    out = h.BUILD / "results/MAINTAINERS.proposed"
+    out = h.settings().build / "results/MAINTAINERS.proposed"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text[:at] + snippet + text[at:])
     return out
@@ -263,7 +263,7 @@ def check_maintainers(results):
     proposed = proposed_maintainers()
     outs = {}
     for name, path in (("vanilla", tree / "MAINTAINERS"), ("proposed", proposed)):
-        outs[name] = h.BUILD / f"results/MAINTAINERS.{name}.parsed"
+        outs[name] = h.settings().build / f"results/MAINTAINERS.{name}.parsed"
         h.sh(["perl", "scripts/parse-maintainers.pl", f"--input={path}",
               f"--output={outs[name]}"], cwd=tree)
     diff = subprocess.run(["diff", outs["vanilla"], outs["proposed"]], capture_output=True,
@@ -327,7 +327,7 @@ CORE_CC = ["Kees Cook <keescook@chromium.org>", "linux-hardening@vger.kernel.org
 def cmd_randstruct(args):
     """The layout check alone, on build/patched or another tree under build/."""
     t0, results = time.monotonic(), []
-    tree = h.BUILD / args.tree if args.tree != "patched" else None
+    tree = h.settings().build / args.tree if args.tree != "patched" else None
     check_randstruct(results, randstruct_seeds(args.seeds), tree)
     return h.conclude("randstruct", results, t0)
 
@@ -375,7 +375,7 @@ def cmd_send_email(args):
     me = f"python3 {h.ROOT / 'qemu/upstream.py'} recipients"
     author = h.sender_identity()
     # The mails as they would go out: from the sender, signed off by them
-    outgoing = h.BUILD / "outgoing"
+    outgoing = h.settings().build / "outgoing"
     shutil.rmtree(outgoing, ignore_errors=True)
     outgoing.mkdir(parents=True)
     patches = []
@@ -398,12 +398,12 @@ def cmd_send_email(args):
     # A fresh machine has no git identity: the mails' sender is the author.
     name, email = re.match(r"^(.*?) <(.*)>$", author).groups()
     r = subprocess.run(cmd, cwd=tree, capture_output=True, text=True,
-                       env=dict(os.environ, GIT_CONFIG_NOSYSTEM="1", HOME=str(h.BUILD),
+                       env=dict(os.environ, GIT_CONFIG_NOSYSTEM="1", HOME=str(h.settings().build),
                                 GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=email,
                                 GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=email))
     out = r.stdout + r.stderr
-    (h.BUILD / "results").mkdir(parents=True, exist_ok=True)
-    (h.BUILD / "results/send-email-dry-run.txt").write_text(out)
+    (h.settings().build / "results").mkdir(parents=True, exist_ok=True)
+    (h.settings().build / "results/send-email-dry-run.txt").write_text(out)
     if r.returncode:
         print(out[-3000:])
         raise h.Failure("git send-email --dry-run failed")

@@ -58,7 +58,22 @@ class Arguments(unittest.TestCase):
                 r = run_script(script, argv, BASE="nosuch")
                 self.assertEqual(r.returncode, 2, r.stderr)
                 self.assertEqual(r.stdout, "")
-                self.assertRegex(r.stderr, r"^error: unknown base 'nosuch': BASE takes 6\.1, 6\.12\n$")
+                self.assertEqual(r.stderr,
+                                 "error: unknown base 'nosuch': BASE takes 6.1, 6.12\n")
+
+    def test_a_bad_test_timeout_breaks_no_import_and_is_refused_once(self):
+        modules = sorted(p.stem for p in QEMU.glob("*.py"))
+        r = subprocess.run([sys.executable, "-c", f"import {', '.join(modules)}"], cwd=QEMU,
+                           env=dict(os.environ, TEST_TIMEOUT="abc"), capture_output=True,
+                           text=True, timeout=60)
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        for script, argv in ENTRY_SCRIPTS.items():
+            with self.subTest(script=script):
+                r = run_script(script, argv, TEST_TIMEOUT="abc")
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertEqual(r.stdout, "")
+                self.assertEqual(r.stderr, "error: TEST_TIMEOUT is a whole number of seconds "
+                                 "a test program may take, not 'abc'\n")
 
 
 if __name__ == "__main__":

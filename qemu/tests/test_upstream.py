@@ -14,6 +14,7 @@ from types import SimpleNamespace
 from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import config  # noqa: E402
 import upstream  # noqa: E402
 
 PREAMBLE = "List of maintainers\n===================\n\n3C59X NETWORK DRIVER\nM:\tA <a@x.org>\n\n"
@@ -65,7 +66,7 @@ class Objects(unittest.TestCase):
             out.mkdir(parents=True)
             (out / ".config").write_text("CONFIG_X=y\n")
             calls = []
-            with mock.patch.object(upstream.h, "BUILD", Path(d)), \
+            with config.using(build=Path(d)), \
                  mock.patch.object(upstream.h, "kmake", side_effect=lambda *a, **kw:
                                    calls.append((a[3:], kw)) or mock.Mock(returncode=2)), \
                  mock.patch.object(upstream.h, "sh"):
@@ -88,7 +89,7 @@ class Maintainers(unittest.TestCase):
             (tree / "MAINTAINERS").write_text(
                 PREAMBLE + "CPU IDLE\nM:\tB <b@x.org>\n\nCRYPTO API\nM:\tC <c@x.org>\n")
             with mock.patch.object(upstream.h, "ROOT", root), \
-                 mock.patch.object(upstream.h, "BUILD", build), \
+                 config.using(build=build), \
                  mock.patch.object(upstream.h, "tree_of", return_value=tree):
                 text = upstream.proposed_maintainers().read_text()
         self.assertLess(text.index("CPU IDLE"), text.index("CREDENTIALS: SUPPLEMENTARY"))
