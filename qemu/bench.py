@@ -31,7 +31,12 @@ import statistics
 import subprocess
 import time
 
-import harness as h
+import config
+from config import ROOT, base_arg, kmalloc_min, progress, results_of, settings
+from guest import boot, compile_c, make_initramfs
+from harness import dispatch
+from kbuild import build_kernel, kmake
+from trees import tree_of
 import slub
 
 # (metric, predicate on N, limit): the series' targets, as ratios
@@ -72,22 +77,22 @@ UNITS = {"mem_measured": "bytes", "mem_peak": "bytes", "mem_freed": "bytes",
 
 def attribute():
     """The last patch before the storage switch: sort and copy on the flat array"""
-    return h.settings().before_pages
+    return settings().before_pages
 
 
 def results_dir(target, lookups):
-    return h.settings().build / "bench" / (target + ("-lookups" if lookups else ""))
+    return settings().build / "bench" / (target + ("-lookups" if lookups else ""))
 
 
 def build(kernel, target):
-    t = h.TARGETS[target]
-    image = h.build_kernel(kernel, target, extra=("bench",))
-    out = h.settings().build / "out" / f"{kernel}-{target}-bench"
-    moddir = h.settings().build / "bench" / f"module-{kernel}-{target}"
+    t = config.TARGETS[target]
+    image = build_kernel(kernel, target, extra=("bench",))
+    out = settings().build / "out" / f"{kernel}-{target}-bench"
+    moddir = settings().build / "bench" / f"module-{kernel}-{target}"
     shutil.rmtree(moddir, ignore_errors=True)
-    shutil.copytree(h.ROOT / "bench/lookup", moddir)
-    h.kmake(h.tree_of(kernel), out, t, f"M={moddir}", "modules",
-            log=h.settings().build / f"logs/bench-module-{kernel}-{target}.log")
+    shutil.copytree(ROOT / "bench/lookup", moddir)
+    kmake(tree_of(kernel), out, t, f"M={moddir}", "modules",
+          log=settings().build / f"logs/bench-module-{kernel}-{target}.log")
     return image, moddir / "groups_lookup_bench.ko"
 
 
@@ -110,13 +115,13 @@ def fmt(v):
 def cmd_bench(args):
     t0 = time.monotonic()
     target = args.target
-    t = h.TARGETS[target]
+    t = config.TARGETS[target]
     outdir = results_dir(target, args.lookups)
     outdir.mkdir(parents=True, exist_ok=True)
     abis = t["abis"]
     mode = ["--lookups"] if args.lookups else []
-    progs = {abi: h.compile_c(abi, h.ROOT / "bench/groups_bench.c",
-                              h.settings().build / "bin" / abi / "groups_bench", libs=["-pthread"])
+    progs = {abi: compile_c(abi, ROOT / "bench/groups_bench.c",
+                            settings().build / "bin" / abi / "groups_bench", libs=["-pthread"])
              for abi in abis}
     kernels = ("vanilla", f"upto-{attribute()}", "patched")
     initrds, images = {}, {}
@@ -129,8 +134,8 @@ def cmd_bench(args):
         if not args.lookups:
             plan += [[f"{abi}-compat16", 900, f"/bench/groups_bench-{abi}", "--compat16"]
                      for abi in abis[1:]]
-        initrds[k] = h.make_initramfs(outdir.parent / f"initramfs-{k}-{outdir.name}.cpio",
-                                      target, files, plan)
+        initrds[k] = make_initramfs(outdir.parent / f"initramfs-{k}-{outdir.name}.cpio",
+                                    target, files, plan)
 
     if args.build_only:
         return 0
@@ -140,7 +145,7 @@ def cmd_bench(args):
         for k in kernels[shift:] + kernels[:shift]:     # A B C, B C A, C A B, ...
             job = f"bench-{k}-{outdir.name}-r{r}"
             for attempt in range(5):
-                lines, outcome, elapsed = h.boot(k, target, job, images[k], initrds[k], 1800)
+                lines, outcome, elapsed = boot(k, target, job, images[k], initrds[k], 1800)
                 # With no HPET or PM timer (no ACPI in these configs), an x86
                 # guest whose TSC fails calibration or the clocksource watchdog
                 # under TCG ends up on the jiffies clock, which times in 4 ms
@@ -149,16 +154,16 @@ def cmd_bench(args):
                 clock = [x for x in lines if "Switched to clocksource" in x]
                 if not clock or "jiffies" not in clock[-1]:
                     break
-                h.progress(f"bench: {job}: {clock[-1].split('] ')[-1]}, booting again")
+                progress(f"bench: {job}: {clock[-1].split('] ')[-1]}, booting again")
             else:
                 print(f"bench: {job}: no usable clock in 5 boots")
                 return 1
             bad = [x for x in lines if "groups_bench:" in x or "exit=" in x and "exit=0" not in x]
             if outcome != "ok" or bad:
-                print(f"bench: {job}: {outcome}; {bad[:3]} (see {h.results_of(job)}/)")
+                print(f"bench: {job}: {outcome}; {bad[:3]} (see {results_of(job)}/)")
                 return 1
             runs[k].append(parse(lines))
-            h.progress(f"bench: round {r + 1}/{args.rounds} {k} ({elapsed:.0f}s in the guest)")
+            progress(f"bench: round {r + 1}/{args.rounds} {k} ({elapsed:.0f}s in the guest)")
 
     write_raw(outdir, runs)
     failures, misses = report(target, outdir, runs, args.rounds, lookups=args.lookups)
@@ -307,7 +312,7 @@ def report(target, outdir, runs, rounds, lookups=False):
             if row[2]:
                 cover_rows[(m, n)] = row[2]
 
-    cmd = f"make bench{'-lookups' if lookups else ''} ARCH={target} ROUNDS={rounds}{h.base_arg()}"
+    cmd = f"make bench{'-lookups' if lookups else ''} ARCH={target} ROUNDS={rounds}{base_arg()}"
     md = [f"Benchmark: patched / vanilla, {target}, page size {page}, {rounds} rounds; "
           f"the kernels ({', '.join(runs)}) boot in turn under QEMU TCG, the order "
           "rotated each round; medians of the rounds, ratio = median over rounds of "
@@ -366,7 +371,7 @@ def memory_table(target, runs, page):
 
     A failure is a kernel, N and round whose measured figure is not what the
     layout must take, or a kernel that measured nothing."""
-    kmin = h.kmalloc_min(target)
+    kmin = kmalloc_min(target)
     kernels = list(runs)
     ns = sorted({n for k in kernels for run in runs[k] for (m, n) in run if m == "mem_measured"})
     failures, notes, silent = [], [], set()
@@ -463,7 +468,7 @@ def arguments(doc, rounds, results, target_help=None):
     """The command line every QEMU benchmark shares"""
     import argparse
     ap = argparse.ArgumentParser(description=doc.split("\n")[0])
-    ap.add_argument("--target", default=next(iter(h.TARGETS)), choices=list(h.TARGETS),
+    ap.add_argument("--target", default=next(iter(config.TARGETS)), choices=list(config.TARGETS),
                     help=target_help)
     ap.add_argument("--rounds", type=int, default=rounds)
     ap.add_argument("--build-only", action="store_true",
@@ -478,7 +483,7 @@ def main():
     ap.add_argument("--lookups", action="store_true",
                     help="time only the in-kernel lookups (build/bench/<target>-lookups/)")
     ap.set_defaults(fn=cmd_main)
-    h.dispatch(ap)
+    dispatch(ap)
 
 if __name__ == "__main__":
     main()

@@ -36,7 +36,11 @@ import statistics
 import time
 
 import bench
-import harness as h
+from config import Failure, ROOT, TARGETS, base_arg, progress, results_of, settings
+from guest import boot, compile_c, make_initramfs
+from harness import dispatch
+from kbuild import build_kernel, page_size, parse_fragment
+from parser import console_outcome, kernel_problem
 
 KERNELS = ("vanilla", "patched")
 EXTRA = ("bench", "frag")          # "bench": no patched.config on either kernel
@@ -53,12 +57,12 @@ REPORT_SPAN = 12                   # lines from a report's first line to its "Ca
 
 
 def results_dir(target):
-    return h.settings().build / "bench" / f"{target}-frag"
+    return settings().build / "bench" / f"{target}-frag"
 
 
 def out_dir(kernel, target):
     """build_kernel()'s out directory for this kernel"""
-    return h.settings().build / "out" / "-".join([kernel, target, *EXTRA])
+    return settings().build / "out" / "-".join([kernel, target, *EXTRA])
 
 
 
@@ -67,11 +71,11 @@ def check_configs(target):
     """The two kernels must be configured alike: every option set in either .config
     (an option that one tree lacks counts as "n": the patched tree's KUnit option
     is "is not set" there and absent from vanilla)"""
-    a, b = (h.parse_fragment(out_dir(k, target) / ".config") for k in KERNELS)
+    a, b = (parse_fragment(out_dir(k, target) / ".config") for k in KERNELS)
     diff = sorted(k for k in a.keys() | b.keys() if a.get(k, "n") != b.get(k, "n"))
     if diff:
-        raise h.Failure("bench-frag: the vanilla and patched configs differ: "
-                        + ", ".join(f"{k}={a.get(k, 'n')}/{b.get(k, 'n')}" for k in diff[:10]))
+        raise Failure("bench-frag: the vanilla and patched configs differ: "
+                      + ", ".join(f"{k}={a.get(k, 'n')}/{b.get(k, 'n')}" for k in diff[:10]))
 
 
 def guest_args(args):
@@ -81,7 +85,7 @@ def guest_args(args):
 
 
 def outcome_of(lines, outcome):
-    """h.boot()'s outcome, where a stack dump is allowed inside an expected OOM or
+    """boot()'s outcome, where a stack dump is allowed inside an expected OOM or
     allocation failure report of the memory cgroup test and nowhere else"""
     if not outcome.startswith("kernel problem"):
         return outcome
@@ -93,40 +97,40 @@ def outcome_of(lines, outcome):
             window = False
         if window and EXPECTED_REPORT.search(line):
             header = i
-        if h.kernel_problem(line) and not (window and "Call Trace:" in line
+        if kernel_problem(line) and not (window and "Call Trace:" in line
                                             and i - header <= REPORT_SPAN):
             unexpected.append(line)
     if unexpected:
         return "kernel problem in the console log: " + unexpected[0].strip()
-    return h.console_outcome([x for x in lines if not h.kernel_problem(x)])
+    return console_outcome([x for x in lines if not kernel_problem(x)])
 
 
 def boot_once(kernel, target, job, image, initrd):
     """One boot with a usable clock (as make bench: never the jiffies clock)"""
     for _ in range(5):
-        lines, outcome, elapsed = h.boot(kernel, target, job, image, initrd, BOOT_TIMEOUT)
+        lines, outcome, elapsed = boot(kernel, target, job, image, initrd, BOOT_TIMEOUT)
         clock = [x for x in lines if "Switched to clocksource" in x]
         if not clock or "jiffies" not in clock[-1]:
             return lines, outcome_of(lines, outcome), elapsed
-        h.progress(f"bench-frag: {job}: {clock[-1].split('] ')[-1]}, booting again")
-    raise h.Failure(f"bench-frag: {job}: no usable clock in 5 boots")
+        progress(f"bench-frag: {job}: {clock[-1].split('] ')[-1]}, booting again")
+    raise Failure(f"bench-frag: {job}: no usable clock in 5 boots")
 
 
 def cmd_bench(args):
     t0 = time.monotonic()
     target = args.target
-    t = h.TARGETS[target]
+    t = TARGETS[target]
     outdir = results_dir(target)
     outdir.mkdir(parents=True, exist_ok=True)
     abi = t["abis"][0]      # the kernel's allocations do not depend on the caller's ABI
-    prog = h.compile_c(abi, h.ROOT / "bench/groups_frag.c",
-                       h.settings().build / "bin" / abi / "groups_frag", libs=["-pthread"])
+    prog = compile_c(abi, ROOT / "bench/groups_frag.c",
+                     settings().build / "bin" / abi / "groups_frag", libs=["-pthread"])
     images, initrds = {}, {}
     for k in KERNELS:
-        images[k] = h.build_kernel(k, target, extra=EXTRA)
+        images[k] = build_kernel(k, target, extra=EXTRA)
         plan = [["groups_frag", GUEST_TIMEOUT, "/bench/groups_frag", *guest_args(args)]]
-        initrds[k] = h.make_initramfs(outdir.parent / f"initramfs-{k}-{outdir.name}.cpio",
-                                      target, {"/bench/groups_frag": prog}, plan)
+        initrds[k] = make_initramfs(outdir.parent / f"initramfs-{k}-{outdir.name}.cpio",
+                                    target, {"/bench/groups_frag": prog}, plan)
     check_configs(target)
     if args.build_only:
         return 0
@@ -142,11 +146,11 @@ def cmd_bench(args):
             bad = [x for x in lines if x.startswith("groups_frag:")
                    or "exit=" in x and "exit=0" not in x]
             if outcome != "ok" or bad:
-                print(f"bench-frag: {job}: {outcome}; {bad[:3]} (see {h.results_of(job)}/)")
+                print(f"bench-frag: {job}: {outcome}; {bad[:3]} (see {results_of(job)}/)")
                 return 1
             runs[k].append(bench.parse(lines))
-            h.progress(f"bench-frag: round {r + 1}/{args.rounds} {k} "
-                       f"({elapsed:.0f}s in the guest)")
+            progress(f"bench-frag: round {r + 1}/{args.rounds} {k} "
+                     f"({elapsed:.0f}s in the guest)")
 
     bench.write_raw(outdir, runs)
     status = report(target, outdir, runs, args.rounds)
@@ -358,7 +362,7 @@ def check_rows(runs, kernels):
 def report(target, outdir, runs, rounds):
     kernels = [k for k in KERNELS if runs.get(k)]
     page = int(median_of(runs, kernels[0], "page_size", 0, 4096)) if kernels else 4096
-    cmd = f"make bench-frag ARCH={target} ROUNDS={rounds}{h.base_arg()}"
+    cmd = f"make bench-frag ARCH={target} ROUNDS={rounds}{base_arg()}"
     checks, failed = check_rows(runs, kernels)
     md = (intro(target, page, rounds) + fragmentation_rows(runs, kernels, page)
           + loop_rows(runs, kernels) + latency_rows(runs) + cgroup_rows(runs, kernels)
@@ -370,7 +374,7 @@ def report(target, outdir, runs, rounds):
 
 
 def cmd_main(args):
-    page = h.page_size(h.TARGETS[args.target])
+    page = page_size(TARGETS[args.target])
     if page != 4096:
         print(f"bench-frag: {args.target} has {page >> 10}K pages: neither set size needs a "
               "costly order there, nothing to measure")
@@ -392,7 +396,7 @@ def main():
     ap.add_argument("--cg-headroom-kb", type=int, default=16384)
     ap.add_argument("--loop-seconds", type=int, default=120, help="at most, per timed loop")
     ap.set_defaults(fn=cmd_main)
-    h.dispatch(ap)
+    dispatch(ap)
 
 if __name__ == "__main__":
     main()

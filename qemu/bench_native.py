@@ -30,14 +30,16 @@ import time
 from pathlib import Path
 
 import bench
-import harness as h
+from config import Failure, ROOT, base_arg, progress, settings, sh
+from harness import dispatch
+from trees import tree_of
 
-SRC = h.ROOT / "bench/native"
+SRC = ROOT / "bench/native"
 
 
 def native_dir():
     """build/bench/native: the programs and the report"""
-    return h.settings().build / "bench/native"
+    return settings().build / "bench/native"
 
 
 # The same flags for every tree and every unit; the kernel side sees only the
@@ -81,7 +83,7 @@ PLOTS = {"search-hot": ["search_hot_first", "search_hot_random", "search_hot_mis
 
 def build(kernel, extra_cflags):
     """groups_native_bench-<kernel> from the tree's own sources, and what they were"""
-    tree = h.tree_of(kernel)
+    tree = tree_of(kernel)
     sources = {"BENCH_CRED_H": tree / "include/linux/cred.h",
                "BENCH_GROUPS_C": tree / "kernel/groups.c",
                "BENCH_SORT_C": tree / "lib/sort.c"}
@@ -96,12 +98,12 @@ def build(kernel, extra_cflags):
     for unit in KERNEL_UNITS + ["bench.c"]:
         obj = objdir / unit.replace(".c", ".o")
         kernel_side = unit in KERNEL_UNITS
-        out = h.sh(["gcc", *flags, *(KERNEL_FLAGS + defs if kernel_side else []),
-                    "-c", SRC / unit, "-o", obj])
+        out = sh(["gcc", *flags, *(KERNEL_FLAGS + defs if kernel_side else []),
+                  "-c", SRC / unit, "-o", obj])
         warnings += [x for x in out.splitlines() if "warning:" in x]
         objs.append(obj)
     exe = native_dir() / f"groups_native_bench-{kernel}"
-    h.sh(["gcc", "-o", exe, *objs])
+    sh(["gcc", "-o", exe, *objs])
     for w in warnings:
         print(f"  bench-native: {kernel}: {w}")
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources.values())).hexdigest()
@@ -173,7 +175,7 @@ def run(exe, cpu, seed, cold_bytes, tcg=False, only=None):
            str(seed), "--cold-bytes", str(cold_bytes), *(["--only", only] if only else [])]
     r = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if r.returncode:
-        raise h.Failure(f"{exe.name} --seed {seed} exited {r.returncode}:\n{r.stderr.strip()}")
+        raise Failure(f"{exe.name} --seed {seed} exited {r.returncode}:\n{r.stderr.strip()}")
     lines = r.stdout.splitlines()
     allocs = {(f[1], int(f[2])): (float(f[3]), float(f[4]))
               for f in map(str.split, lines) if f and f[0] == "ALLOCS"}
@@ -272,8 +274,8 @@ def callgrind(exe, metric, n, passes):
     ir = re.search(r"^==\d+== Collected : (\d+)$", r.stderr, re.M)
     calls = re.search(r"^COUNT \S+ \d+ (\d+)$", r.stdout, re.M)
     if r.returncode or not ir or not calls:
-        raise h.Failure(f"{' '.join(map(str, cmd))} exited {r.returncode}:\n"
-                        f"{r.stderr.strip()[-2000:]}")
+        raise Failure(f"{' '.join(map(str, cmd))} exited {r.returncode}:\n"
+                      f"{r.stderr.strip()[-2000:]}")
     return int(ir.group(1)), int(calls.group(1))
 
 
@@ -284,8 +286,8 @@ def per_call(ir0, ir1, ir2, calls):
     or more than the calls differs between the runs."""
     first, second = (ir1 - ir0) / calls, (ir2 - ir1) / calls
     if abs(first - second) > 0.01:
-        raise h.Failure(f"instruction counts {ir0}, {ir1}, {ir2} for 0, {calls} and "
-                        f"{2 * calls} calls: not linear in the calls")
+        raise Failure(f"instruction counts {ir0}, {ir1}, {ir2} for 0, {calls} and "
+                      f"{2 * calls} calls: not linear in the calls")
     return second
 
 
@@ -301,7 +303,7 @@ def icount(out, exes):
                 passes = -(-COUNT_CALLS // calls)
                 runs = [ir0, *(callgrind(exe, metric, n, p * passes)[0] for p in (1, 2))]
                 counts[k][(metric, n)] = per_call(*runs, passes * calls)
-        h.progress(f"bench-native: instruction counts {k}", start)
+        progress(f"bench-native: instruction counts {k}", start)
     (out / "icount.tsv").write_text("kernel\tmetric\tN\tinstructions_per_call\n" + "".join(
         f"{k}\t{m}\t{n}\t{v}\n" for k in counts for (m, n), v in counts[k].items()))
     return counts
@@ -349,7 +351,7 @@ def icount_report(counts):
 
 def command_of(args):
     """The make command that repeats this run"""
-    command = ("make bench-native" + h.base_arg() +
+    command = ("make bench-native" + base_arg() +
                (f" ROUNDS={args.rounds}" if args.rounds != 9 else ""))
     if args.kernels != ["vanilla", "patched"]:
         command += f" KERNELS=\"{' '.join(args.kernels)}\""
@@ -372,10 +374,10 @@ def timed_rounds(args, exes, cold):
             runs[k].append(values)
             allocs.setdefault(k, tries)
             info = info or lines
-            h.progress(f"bench-native: round {r + 1}/{args.rounds} {k}", start)
+            progress(f"bench-native: round {r + 1}/{args.rounds} {k}", start)
     keys = {k: set(runs[k][0]) for k in runs}
     if any(v != keys[args.kernels[0]] for v in keys.values()):
-        raise h.Failure("the kernels' programs measured different metrics")
+        raise Failure("the kernels' programs measured different metrics")
     return runs, allocs, info
 
 
@@ -392,7 +394,7 @@ def cmd_main(args):
     out = native_dir().with_name("native-tcg") if args.tcg else native_dir()
     t0 = time.monotonic()
     out.mkdir(parents=True, exist_ok=True)
-    (h.settings().build / "logs").mkdir(parents=True, exist_ok=True)
+    (settings().build / "logs").mkdir(parents=True, exist_ok=True)
     cflags = CFLAGS + args.cflags.split()
     exes, trees = {}, {}
     for k in args.kernels:
@@ -410,8 +412,8 @@ def cmd_main(args):
     llc, llc_from = llc_bytes()
     cold = (args.cold_mib << 20 if args.cold_mib else
             min(4 * llc, COLD_CAP, meminfo("MemAvailable") // 4))
-    h.progress(f"bench-native: built {', '.join(exes)}; LLC {llc >> 20} MiB ({llc_from}), "
-               f"cold working set {cold >> 20} MiB, CPU {args.cpu}", t0)
+    progress(f"bench-native: built {', '.join(exes)}; LLC {llc >> 20} MiB ({llc_from}), "
+             f"cold working set {cold >> 20} MiB, CPU {args.cpu}", t0)
     runs, allocs, info = timed_rounds(args, exes, cold)
     bench.write_raw(out, runs)
     (out / "allocs.tsv").write_text("kernel\tmetric\tN\tallocs_per_sort\trefused\n" + "".join(
@@ -447,7 +449,7 @@ def main():
                     help="instructions per call under callgrind: auto (where valgrind "
                          "is installed), only (no timings; icount.md) or no")
     ap.set_defaults(fn=cmd_main)
-    h.dispatch(ap)
+    dispatch(ap)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """The harness's command line: build a Debian kernel tree with and without the
 series, boot it in QEMU, test it.  The library is in the modules beside it
-(config, trees, kbuild, guest, parser, results, checks, mail); the other
-entry scripts use it through this module's names.
+(config, trees, kbuild, guest, parser, results, checks, mail), which the
+other entry scripts import from directly; they share this module's
+dispatch().
 
 The only per-architecture and per-base knowledge lives in qemu/targets.conf.
 BASE (environment; make BASE=...) picks the base: its Debian source package,
@@ -39,17 +40,6 @@ from mail import cmd_export
 from parser import Segments
 from results import conclude, count
 from trees import kernel_source, tree_of
-
-
-# The library's names, for the entry scripts that use them as harness.NAME
-from config import *  # noqa: E402,F401,F403
-from trees import *  # noqa: E402,F401,F403
-from kbuild import *  # noqa: E402,F401,F403
-from parser import *  # noqa: E402,F401,F403
-from results import *  # noqa: E402,F401,F403
-from guest import *  # noqa: E402,F401,F403
-from checks import *  # noqa: E402,F401,F403
-from mail import *  # noqa: E402,F401,F403
 
 
 def cmd_check(args):

@@ -40,11 +40,11 @@ class Objects(unittest.TestCase):
         results = []
         row = [("mips", "mips", "mips-linux-gnu-", None, [])]
         per = {"patched": patched, "vanilla": vanilla}
-        with mock.patch.object(upstream.h, "COMPILE", row), \
+        with mock.patch.object(upstream, "COMPILE", row), \
              mock.patch.object(upstream.shutil, "which", return_value="/usr/bin/gcc"), \
              mock.patch.object(upstream, "objects_warnings",
                                side_effect=lambda kernel, *a: per[kernel]), \
-             mock.patch.object(upstream.h, "progress"):
+             mock.patch.object(upstream, "progress"):
             upstream.check_objects(results, ["mips"])
         self.assertEqual(len(results), 1)
         return results[0][1]
@@ -67,9 +67,9 @@ class Objects(unittest.TestCase):
             (out / ".config").write_text("CONFIG_X=y\n")
             calls = []
             with config.using(build=Path(d)), \
-                 mock.patch.object(upstream.h, "kmake", side_effect=lambda *a, **kw:
+                 mock.patch.object(upstream, "kmake", side_effect=lambda *a, **kw:
                                    calls.append((a[3:], kw)) or mock.Mock(returncode=2)), \
-                 mock.patch.object(upstream.h, "sh"):
+                 mock.patch.object(upstream, "sh"):
                 ok, log, image = upstream.build_at(Path(d), "x86_64", "x86_64",
                                                    [Path("kconfig/base.config")])
         self.assertFalse(ok)
@@ -88,9 +88,9 @@ class Maintainers(unittest.TestCase):
                 "CREDENTIALS: SUPPLEMENTARY GROUPS\nM:\tX <x@y.org>\nF:\tkernel/groups.c\n")
             (tree / "MAINTAINERS").write_text(
                 PREAMBLE + "CPU IDLE\nM:\tB <b@x.org>\n\nCRYPTO API\nM:\tC <c@x.org>\n")
-            with mock.patch.object(upstream.h, "ROOT", root), \
+            with mock.patch.object(upstream, "ROOT", root), \
                  config.using(build=build), \
-                 mock.patch.object(upstream.h, "tree_of", return_value=tree):
+                 mock.patch.object(upstream, "tree_of", return_value=tree):
                 text = upstream.proposed_maintainers().read_text()
         self.assertLess(text.index("CPU IDLE"), text.index("CREDENTIALS: SUPPLEMENTARY"))
         self.assertLess(text.index("CREDENTIALS: SUPPLEMENTARY"), text.index("CRYPTO API"))
@@ -106,7 +106,7 @@ class Recipients(unittest.TestCase):
             patch.write_text("From: Ada Lovelace <ada@kernel.org>\n\n"
                              + "".join(f"--- a/{f}\n+++ b/{f}\n" for f in touched))
             out = io.StringIO()
-            with mock.patch.object(upstream.h, "ensure_patched", return_value=Path(d)), \
+            with mock.patch.object(upstream, "ensure_patched", return_value=Path(d)), \
                  mock.patch.object(upstream, "get_maintainer", return_value=found), \
                  redirect_stdout(out):
                 upstream.cmd_recipients(SimpleNamespace(patch=str(patch), role=role))
@@ -117,7 +117,7 @@ class Recipients(unittest.TestCase):
         to = self.recipients(["kernel/groups.c", "include/linux/cred.h"], "to", [doc])
         self.assertEqual(to[:2], upstream.CORE_TO)
         self.assertIn(doc, to)
-        cc = self.recipients(["kernel/uid16.c"], "cc", [upstream.h.PLACEHOLDER])
+        cc = self.recipients(["kernel/uid16.c"], "cc", [upstream.PLACEHOLDER])
         self.assertEqual(cc, upstream.CORE_CC)      # the snippet's placeholder is dropped
 
     def test_other_patches_go_to_their_maintainers_only(self):
