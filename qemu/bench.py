@@ -25,19 +25,20 @@ other phase of the benchmark before them.  Its results go to
 build/bench/<target>-lookups/.
 """
 
-import random
 import shutil
 import statistics
-import subprocess
 import time
 
 import config
-from config import ROOT, base_arg, kmalloc_min, progress, results_of, settings
+import slub
+from benchlib import (BadBoot, NoUsableClock, arguments, bench_dir, boot_figures, bootstrap, fmt,
+                      initramfs_of, job_of, load_raw, plot, ratio_of, ratios_of, run_rounds,
+                      verdict_of, write_raw)
+from config import ROOT, base_arg, kmalloc_min, settings
 from guest import boot, compile_c, make_initramfs
 from harness import dispatch
 from kbuild import build_kernel, kmake
 from trees import tree_of
-import slub
 
 # (metric, predicate on N, limit): the series' targets, as ratios
 TARGETS = [
@@ -81,7 +82,7 @@ def attribute():
 
 
 def results_dir(target, lookups):
-    return settings().build / "bench" / (target + ("-lookups" if lookups else ""))
+    return bench_dir(target + ("-lookups" if lookups else ""))
 
 
 def build(kernel, target):
@@ -94,22 +95,6 @@ def build(kernel, target):
     kmake(tree_of(kernel), out, t, f"M={moddir}", "modules",
           log=settings().build / f"logs/bench-module-{kernel}-{target}.log")
     return image, moddir / "groups_lookup_bench.ko"
-
-
-def parse(lines, key=int):
-    """A guest's "BENCH <metric> <key> <value>" lines: {(metric, key(key)): value}."""
-    values = {}
-    for line in lines:
-        f = line.split()
-        if len(f) == 4 and f[0] == "BENCH":
-            values[(f[1], key(f[2]))] = float(f[3])
-    return values
-
-
-def fmt(v):
-    if v >= 100:
-        return f"{v:,.0f}"
-    return f"{v:.3g}"
 
 
 def cmd_bench(args):
@@ -134,37 +119,23 @@ def cmd_bench(args):
         if not args.lookups:
             plan += [[f"{abi}-compat16", 900, f"/bench/groups_bench-{abi}", "--compat16"]
                      for abi in abis[1:]]
-        initrds[k] = make_initramfs(outdir.parent / f"initramfs-{k}-{outdir.name}.cpio",
-                                    target, files, plan)
+        initrds[k] = make_initramfs(initramfs_of(k, outdir), target, files, plan)
 
     if args.build_only:
         return 0
-    runs = {k: [] for k in kernels}
-    for r in range(args.rounds):
-        shift = r % len(kernels)
-        for k in kernels[shift:] + kernels[:shift]:     # A B C, B C A, C A B, ...
-            job = f"bench-{k}-{outdir.name}-r{r}"
-            for attempt in range(5):
-                lines, outcome, elapsed = boot(k, target, job, images[k], initrds[k], 1800)
-                # With no HPET or PM timer (no ACPI in these configs), an x86
-                # guest whose TSC fails calibration or the clocksource watchdog
-                # under TCG ends up on the jiffies clock, which times in 4 ms
-                # steps (targets.conf's tsc=reliable and TSC rate make it
-                # rare, not impossible): never use such a run, boot it again.
-                clock = [x for x in lines if "Switched to clocksource" in x]
-                if not clock or "jiffies" not in clock[-1]:
-                    break
-                progress(f"bench: {job}: {clock[-1].split('] ')[-1]}, booting again")
-            else:
-                print(f"bench: {job}: no usable clock in 5 boots")
-                return 1
-            bad = [x for x in lines if "groups_bench:" in x or "exit=" in x and "exit=0" not in x]
-            if outcome != "ok" or bad:
-                print(f"bench: {job}: {outcome}; {bad[:3]} (see {results_of(job)}/)")
-                return 1
-            runs[k].append(parse(lines))
-            progress(f"bench: round {r + 1}/{args.rounds} {k} ({elapsed:.0f}s in the guest)")
 
+    def measure(k, r):
+        job = job_of(k, outdir, r)
+        figures, elapsed = boot_figures(
+            "bench", job, lambda: boot(k, target, job, images[k], initrds[k], 1800),
+            lambda line: "groups_bench:" in line)
+        return figures, f" ({elapsed:.0f}s in the guest)"
+
+    try:
+        runs = run_rounds("bench", kernels, args.rounds, measure)
+    except (BadBoot, NoUsableClock) as e:
+        print(e)
+        return 1
     write_raw(outdir, runs)
     failures, misses = report(target, outdir, runs, args.rounds, lookups=args.lookups)
     print(f"bench: {time.monotonic() - t0:.0f}s; results in {outdir}/")
@@ -194,57 +165,6 @@ COVER = [("setgroups_random", [32, 10000, 65536]), ("setgroups_sorted", [32, 655
          ("lookup_random", [32, 1024, 10000, 65536]), ("lookup_miss", [1024, 65536]),
          ("fork_exit_wait", [32, 65536]), ("mem_measured", [1023, 10000, 65536]),
          ("requests_gt_page", [10000, 65536])]
-
-
-def write_raw(outdir, runs):
-    """raw.tsv: every value of every round of every kernel"""
-    raw = ["kernel\tround\tmetric\tN\tvalue"]
-    for k in runs:
-        for r, run in enumerate(runs[k]):
-            raw += [f"{k}\t{r}\t{m}\t{n}\t{v}" for (m, n), v in sorted(run.items())]
-    (outdir / "raw.tsv").write_text("\n".join(raw) + "\n")
-
-
-def load_raw(outdir):
-    runs = {}
-    for line in (outdir / "raw.tsv").read_text().splitlines()[1:]:
-        k, r, m, n, v = line.split("\t")
-        runs.setdefault(k, [])
-        while len(runs[k]) <= int(r):
-            runs[k].append({})
-        runs[k][int(r)][(m, int(n))] = float(v)
-    return runs
-
-
-def ratios_of(runs, a, b, key):
-    """a/b round by round (the rounds where b is not 0), or None"""
-    if a not in runs or b not in runs:
-        return None
-    x = [run.get(key) for run in runs[a]]
-    y = [run.get(key) for run in runs[b]]
-    if None in x or None in y:
-        return None
-    return [xi / yi for xi, yi in zip(x, y) if yi > 0] or None
-
-
-def bootstrap(ratios, reps=4000, seed=1):
-    """95% interval of the median of ratios, resampling the rounds"""
-    rnd = random.Random(seed)
-    meds = sorted(statistics.median(rnd.choices(ratios, k=len(ratios))) for _ in range(reps))
-    return meds[int(0.025 * reps)], meds[int(0.975 * reps) - 1]
-
-
-def verdict_of(lo, hi, limit):
-    """ok when the interval is within the target, MISS when wholly beyond it"""
-    return "ok" if hi <= limit else "MISS" if lo > limit else "inconclusive"
-
-
-def ratio_of(runs, a, b, key):
-    """median and spread of a/b over the rounds, or None"""
-    ratios = ratios_of(runs, a, b, key)
-    if not ratios:
-        return None
-    return statistics.median(ratios), min(ratios), max(ratios)
 
 
 def metric_row(runs, m, n, page, mid):
@@ -334,7 +254,7 @@ def report(target, outdir, runs, rounds, lookups=False):
     (outdir / "results.md").write_text("\n".join(md) + "\n")
     (outdir / "command.txt").write_text(cmd + "\n")
     (outdir / "cover-table.txt").write_text(cover_table(cover_rows))
-    plot(outdir, runs, keys)
+    plot(outdir, runs, keys, PLOTS)
     print("\n".join(md))
     return failures, misses
 
@@ -428,32 +348,6 @@ PLOTS = {"syscalls": ["setgroups_random", "setgroups_sorted", "getgroups"],
          "memory": ["mem_measured"]}
 
 
-def plot(outdir, runs, keys, groups=PLOTS):
-    """cost against N, log axes, every kernel: one PNG per group of metrics"""
-    if not shutil.which("gnuplot"):
-        print("bench: gnuplot is missing (make deps), no plot")
-        return
-    for name, metrics in groups.items():
-        series = []
-        for m in metrics:
-            for k in runs:
-                pts = sorted((n, statistics.median(run[(m, n)] for run in runs[k]))
-                             for (mm, n) in keys if mm == m and n > 0)
-                if not pts:
-                    continue
-                dat = outdir / f"{name}-{m}-{k}.dat"
-                dat.write_text("".join(f"{n} {v}\n" for n, v in pts))
-                series.append(f"'{dat}' using 1:2 with linespoints title '{m} {k}'")
-        if not series:
-            continue
-        ylabel = "bytes per set" if name == "memory" else "ns per call"
-        script = (f"set terminal png size 1000,650\nset output '{outdir / (name + '.png')}'\n"
-                  f"set logscale xy\nset xlabel 'N (groups)'\nset ylabel '{ylabel}'\n"
-                  f"set key left top\nset grid\nplot " + ", ".join(series) + "\n")
-        (outdir / f"{name}.gnuplot").write_text(script)
-        subprocess.run(["gnuplot", outdir / f"{name}.gnuplot"], check=False)
-
-
 def cmd_main(args):
     if args.report_only:
         outdir = results_dir(args.target, args.lookups)
@@ -462,20 +356,6 @@ def cmd_main(args):
                                   lookups=args.lookups)
         return verdict(failures, misses, outdir)
     return cmd_bench(args)
-
-
-def arguments(doc, rounds, results, target_help=None):
-    """The command line every QEMU benchmark shares"""
-    import argparse
-    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
-    ap.add_argument("--target", default=next(iter(config.TARGETS)), choices=list(config.TARGETS),
-                    help=target_help)
-    ap.add_argument("--rounds", type=int, default=rounds)
-    ap.add_argument("--build-only", action="store_true",
-                    help="build the kernels and programs, check the configs, do not boot")
-    ap.add_argument("--report-only", action="store_true",
-                    help=f"rebuild the report from build/bench/{results}/raw.tsv")
-    return ap
 
 
 def main():

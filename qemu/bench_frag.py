@@ -26,7 +26,7 @@ QEMU settings (2 GiB, 1 vCPU, TCG) and run bench/groups_frag.c as root, which
      compared: how many sets fit, the charge per set, memory.events.
 
 Results go to build/bench/<target>-frag/: results.md (a table per kernel),
-raw.tsv (every value of every round, bench.write_raw()'s format), the command.
+raw.tsv (every value of every round, write_raw()'s format), the command.
 
 How long it takes: docs/measurements.md.
 """
@@ -35,8 +35,9 @@ import re
 import statistics
 import time
 
-import bench
-from config import Failure, ROOT, TARGETS, base_arg, progress, results_of, settings
+from benchlib import (BadBoot, arguments, bench_dir, boot_figures, bootstrap, fmt, initramfs_of,
+                      job_of, load_raw, ratios_of, run_rounds, verdict_of, write_raw)
+from config import Failure, ROOT, TARGETS, base_arg, settings
 from guest import boot, compile_c, make_initramfs
 from harness import dispatch
 from kbuild import build_kernel, page_size, parse_fragment
@@ -57,7 +58,7 @@ REPORT_SPAN = 12                   # lines from a report's first line to its "Ca
 
 
 def results_dir(target):
-    return settings().build / "bench" / f"{target}-frag"
+    return bench_dir(f"{target}-frag")
 
 
 def out_dir(kernel, target):
@@ -105,17 +106,6 @@ def outcome_of(lines, outcome):
     return console_outcome([x for x in lines if not kernel_problem(x)])
 
 
-def boot_once(kernel, target, job, image, initrd):
-    """One boot with a usable clock (as make bench: never the jiffies clock)"""
-    for _ in range(5):
-        lines, outcome, elapsed = boot(kernel, target, job, image, initrd, BOOT_TIMEOUT)
-        clock = [x for x in lines if "Switched to clocksource" in x]
-        if not clock or "jiffies" not in clock[-1]:
-            return lines, outcome_of(lines, outcome), elapsed
-        progress(f"bench-frag: {job}: {clock[-1].split('] ')[-1]}, booting again")
-    raise Failure(f"bench-frag: {job}: no usable clock in 5 boots")
-
-
 def cmd_bench(args):
     t0 = time.monotonic()
     target = args.target
@@ -129,30 +119,30 @@ def cmd_bench(args):
     for k in KERNELS:
         images[k] = build_kernel(k, target, extra=EXTRA)
         plan = [["groups_frag", GUEST_TIMEOUT, "/bench/groups_frag", *guest_args(args)]]
-        initrds[k] = make_initramfs(outdir.parent / f"initramfs-{k}-{outdir.name}.cpio",
-                                    target, {"/bench/groups_frag": prog}, plan)
+        initrds[k] = make_initramfs(initramfs_of(k, outdir), target,
+                                    {"/bench/groups_frag": prog}, plan)
     check_configs(target)
     if args.build_only:
         return 0
 
-    runs = {k: [] for k in KERNELS}
-    for r in range(args.rounds):
-        order = KERNELS if r % 2 == 0 else KERNELS[::-1]
-        for k in order:
-            job = f"bench-{k}-{outdir.name}-r{r}"
-            lines, outcome, elapsed = boot_once(k, target, job, images[k], initrds[k])
-            # the program's own complaints start a line; the kernel's "groups_frag:
-            # vmalloc error" (expected in the cgroup test) carries a time stamp first
-            bad = [x for x in lines if x.startswith("groups_frag:")
-                   or "exit=" in x and "exit=0" not in x]
-            if outcome != "ok" or bad:
-                print(f"bench-frag: {job}: {outcome}; {bad[:3]} (see {results_of(job)}/)")
-                return 1
-            runs[k].append(bench.parse(lines))
-            progress(f"bench-frag: round {r + 1}/{args.rounds} {k} "
-                     f"({elapsed:.0f}s in the guest)")
+    def measure(k, r):
+        job = job_of(k, outdir, r)
 
-    bench.write_raw(outdir, runs)
+        def boot_one():
+            lines, outcome, elapsed = boot(k, target, job, images[k], initrds[k], BOOT_TIMEOUT)
+            return lines, outcome_of(lines, outcome), elapsed
+        # the program's own complaints start a line; the kernel's "groups_frag:
+        # vmalloc error" (expected in the cgroup test) carries a time stamp first
+        figures, elapsed = boot_figures("bench-frag", job, boot_one,
+                                        lambda line: line.startswith("groups_frag:"))
+        return figures, f" ({elapsed:.0f}s in the guest)"
+
+    try:
+        runs = run_rounds("bench-frag", KERNELS, args.rounds, measure)
+    except BadBoot as e:
+        print(e)
+        return 1
+    write_raw(outdir, runs)
     status = report(target, outdir, runs, args.rounds)
     print(f"bench-frag: {time.monotonic() - t0:.0f}s; results in {outdir}/")
     return status
@@ -170,8 +160,8 @@ def cell(runs, k, m, n, scale=1.0):
     if not v:
         return "-"
     if min(v) == max(v):
-        return bench.fmt(v[0])
-    return f"{bench.fmt(statistics.median(v))} [{bench.fmt(min(v))}-{bench.fmt(max(v))}]"
+        return fmt(v[0])
+    return f"{fmt(statistics.median(v))} [{fmt(min(v))}-{fmt(max(v))}]"
 
 
 def median_of(runs, k, m, n, default=None):
@@ -299,14 +289,14 @@ def latency_rows(runs):
         for n in SIZES:
             for m in ("lat_median", "lat_p99", "lat_max"):
                 key = (f"{phase}_{m}", n)
-                ratios = bench.ratios_of(runs, "patched", "vanilla", key)
+                ratios = ratios_of(runs, "patched", "vanilla", key)
                 if not ratios:
                     continue
-                lo, hi = bench.bootstrap(ratios)
+                lo, hi = bootstrap(ratios)
                 md.append(f"| {phase} | {n} | {m[4:]} | {cell(runs, 'vanilla', key[0], n, 1e3)} "
                           f"| {cell(runs, 'patched', key[0], n, 1e3)} | "
                           f"{statistics.median(ratios):.3f} [{lo:.3f}-{hi:.3f}] | "
-                          f"{bench.verdict_of(lo, hi, 1.0)} |")
+                          f"{verdict_of(lo, hi, 1.0)} |")
     return md
 
 
@@ -346,8 +336,8 @@ def check_rows(runs, kernels):
                                              "MISS: " + "; ".join(misses[:8])))
     for n, (stall, vmalloced) in cost.items():
         bit = stall > 0 or vmalloced > 0
-        md.append(f"- vanilla in fragmented memory at N={n}: compact_stall {bench.fmt(stall)}, "
-                  f"vmalloc()ed sets {bench.fmt(vmalloced)} (median round): "
+        md.append(f"- vanilla in fragmented memory at N={n}: compact_stall {fmt(stall)}, "
+                  f"vmalloc()ed sets {fmt(vmalloced)} (median round): "
                   + ("the scenario bites" if bit else
                      "NOTHING: its kmalloc() never failed; the fragmentation did not hold"))
     for phase in PHASES:
@@ -381,13 +371,13 @@ def cmd_main(args):
         return 0
     if args.report_only:
         outdir = results_dir(args.target)
-        runs = bench.load_raw(outdir)
+        runs = load_raw(outdir)
         return report(args.target, outdir, runs, len(next(iter(runs.values()))))
     return cmd_bench(args)
 
 
 def main():
-    ap = bench.arguments(__doc__, 3, "<target>-frag", "with pages above 4K neither set "
+    ap = arguments(__doc__, 3, "<target>-frag", "with pages above 4K neither set "
                          "size is a costly order: nothing to do")
     ap.add_argument("--calls", type=int, default=200, help="setgroups() per N, fragmented")
     ap.add_argument("--clean-calls", type=int, default=100, help="setgroups() per N, fresh guest")

@@ -29,7 +29,8 @@ import subprocess
 import time
 from pathlib import Path
 
-import bench
+from benchlib import (bench_dir, bootstrap, fmt, parse, plot, ratios_of, run_rounds, verdict_of,
+                      write_raw)
 from config import Failure, ROOT, base_arg, progress, settings, sh
 from harness import dispatch
 from trees import tree_of
@@ -37,9 +38,10 @@ from trees import tree_of
 SRC = ROOT / "bench/native"
 
 
-def native_dir():
-    """build/bench/native: the programs and the report"""
-    return settings().build / "bench/native"
+def native_dir(tcg=False):
+    """build/bench/native: the programs and the report (native-tcg: the report
+    of a run under QEMU's user-mode TCG)"""
+    return bench_dir("native-tcg" if tcg else "native")
 
 
 # The same flags for every tree and every unit; the kernel side sees only the
@@ -180,7 +182,7 @@ def run(exe, cpu, seed, cold_bytes, tcg=False, only=None):
     allocs = {(f[1], int(f[2])): (float(f[3]), float(f[4]))
               for f in map(str.split, lines) if f and f[0] == "ALLOCS"}
     info = [x for x in lines if x.startswith("INFO ")]
-    return bench.parse(lines), allocs, info
+    return parse(lines), allocs, info
 
 
 def fallback_notes(allocs):
@@ -216,18 +218,18 @@ def report(outdir, runs, allocs, meta, counts):
             *[f"{k}/{base} [95% CI]" for k in others], "target", *others]
     rows, misses, unclear = [], [], []
     for m, n in keys:
-        med = [bench.fmt(statistics.median(run[(m, n)] for run in runs[k])) for k in kernels]
+        med = [fmt(statistics.median(run[(m, n)] for run in runs[k])) for k in kernels]
         limits = [lim for rx, pred, lim in TARGETS if rx.match(m) and pred(n)]
         ratio_txt, verdicts = [], []
         for k in others:
-            ratios = bench.ratios_of(runs, k, base, (m, n))
+            ratios = ratios_of(runs, k, base, (m, n))
             if not ratios:
                 ratio_txt.append("-")
                 verdicts.append("")
                 continue
-            lo, hi = bench.bootstrap(ratios)
+            lo, hi = bootstrap(ratios)
             ratio_txt.append(f"{statistics.median(ratios):.3f} [{lo:.3f}-{hi:.3f}]")
-            v = bench.verdict_of(lo, hi, min(limits)) if limits else ""
+            v = verdict_of(lo, hi, min(limits)) if limits else ""
             verdicts.append(v)
             if v == "MISS":
                 misses.append(f"{m} N={n}" + (f" ({k})" if others[1:] else ""))
@@ -260,7 +262,7 @@ def report(outdir, runs, allocs, meta, counts):
           *(icount_report(counts)[0] if counts else [meta["no_counts"]]), "",
           f"Command: `{meta['command']}`"]
     (outdir / "results.md").write_text("\n".join(md) + "\n")
-    bench.plot(outdir, runs, keys, PLOTS)
+    plot(outdir, runs, keys, PLOTS)
     print("\n".join(md))
     return misses + (icount_report(counts)[1] if counts else [])
 
@@ -324,7 +326,7 @@ def icount_report(counts):
         for k in others:
             v = counts[k][(m, n)]
             x = v - b if target and target[1] == "+" else v / b if b else 0
-            verdicts.append(bench.verdict_of(x, x, target[0]) if target else "")
+            verdicts.append(verdict_of(x, x, target[0]) if target else "")
             if verdicts[-1] == "MISS":
                 misses.append(f"{m} N={n}" + (f" ({k})" if others[1:] else ""))
         rows.append("| " + " | ".join([
@@ -363,18 +365,16 @@ def command_of(args):
 
 def timed_rounds(args, exes, cold):
     """The programs in turn, A B then B A ...: (runs, allocations, info lines)"""
-    runs = {k: [] for k in args.kernels}
     allocs, info = {}, []
-    for r in range(args.rounds):
-        shift = r % len(args.kernels)
-        for k in args.kernels[shift:] + args.kernels[:shift]:
-            start = time.monotonic()
-            values, tries, lines = run(exes[k], args.cpu, r + 1, cold, args.tcg,
-                                       args.only)
-            runs[k].append(values)
-            allocs.setdefault(k, tries)
-            info = info or lines
-            progress(f"bench-native: round {r + 1}/{args.rounds} {k}", start)
+
+    def measure(k, r):
+        start = time.monotonic()
+        values, tries, lines = run(exes[k], args.cpu, r + 1, cold, args.tcg, args.only)
+        allocs.setdefault(k, tries)
+        info[:] = info or lines
+        return values, f" ({time.monotonic() - start:.0f}s)"
+
+    runs = run_rounds("bench-native", args.kernels, args.rounds, measure)
     keys = {k: set(runs[k][0]) for k in runs}
     if any(v != keys[args.kernels[0]] for v in keys.values()):
         raise Failure("the kernels' programs measured different metrics")
@@ -391,7 +391,7 @@ def missed(misses, t0, where):
 
 
 def cmd_main(args):
-    out = native_dir().with_name("native-tcg") if args.tcg else native_dir()
+    out = native_dir(args.tcg)
     t0 = time.monotonic()
     out.mkdir(parents=True, exist_ok=True)
     (settings().build / "logs").mkdir(parents=True, exist_ok=True)
@@ -415,7 +415,7 @@ def cmd_main(args):
     progress(f"bench-native: built {', '.join(exes)}; LLC {llc >> 20} MiB ({llc_from}), "
              f"cold working set {cold >> 20} MiB, CPU {args.cpu}", t0)
     runs, allocs, info = timed_rounds(args, exes, cold)
-    bench.write_raw(out, runs)
+    write_raw(out, runs)
     (out / "allocs.tsv").write_text("kernel\tmetric\tN\tallocs_per_sort\trefused\n" + "".join(
         f"{k}\t{m}\t{n}\t{c}\t{f}\n" for k in allocs for (m, n), (c, f) in
         sorted(allocs[k].items())))

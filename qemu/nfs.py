@@ -36,11 +36,9 @@ import re
 import shutil
 import statistics
 import subprocess
-import time
-from pathlib import Path
 
-import bench
-from config import ABIS, Failure, ROOT, TARGETS, progress, settings, sh, shown
+from benchlib import bench_dir, parse, run_rounds
+from config import ABIS, Failure, ROOT, TARGETS, progress, results_of, settings, sh, shown
 from guest import boot_plan, compile_c, report_boot
 from harness import dispatch
 from kbuild import build_kernel
@@ -272,19 +270,19 @@ def cmd_bench(args):
     kernels = ["vanilla", nfsd_upto(), "patched"]
     for k in kernels:
         build_kernel(k, args.target, extra=("nfs",))
-    runs = {k: [] for k in kernels}
-    for r in range(args.rounds):
-        for k in kernels if r % 2 == 0 else kernels[::-1]:
-            job = f"bench-nfs-{k}-{args.target}"
-            lines, outcome, elapsed, _ = boot_nfs(k, args.target, job,
-                                                   ["bench", str(args.loops), *BENCH_USERS])
-            got = bench.parse(lines, key=str)
-            if outcome != "ok" or not got:
-                raise Failure(f"{job}: {outcome}; no figures (console: "
-                              f"{shown(settings().build / 'results' / job)}/console.log)")
-            runs[k].append(got)
-            progress(f"bench-nfs: round {r + 1} {k}: " + ", ".join(
-                f"{u} {rate(got, u):.0f} RPC/s" for u in BENCH_USERS))
+
+    def measure(k, r):
+        job = f"bench-nfs-{k}-{args.target}"
+        lines, outcome, elapsed, _ = boot_nfs(k, args.target, job,
+                                               ["bench", str(args.loops), *BENCH_USERS])
+        got = parse(lines, key=str)
+        if outcome != "ok" or not got:
+            raise Failure(f"{job}: {outcome}; no figures (console: "
+                          f"{results_of(job)}/console.log)")
+        return got, ": " + ", ".join(f"{u} {rate(got, u):.0f} RPC/s" for u in BENCH_USERS)
+
+    # A B C, C B A, ...: each kernel boots first and last in turn
+    runs = run_rounds("bench-nfs", kernels, args.rounds, measure, mirror=True)
     return report(args.target, kernels, runs)
 
 
@@ -309,7 +307,7 @@ ROWS = [("RPCs per second", lambda g, u: rate(g, u)),
 
 
 def report(target, kernels, runs):
-    out = settings().build / "bench" / f"nfs-{target}"
+    out = bench_dir(f"nfs-{target}")
     out.mkdir(parents=True, exist_ok=True)
     rows = [f"# make bench-nfs ARCH={target}: {len(runs[kernels[0]])} rounds, boots "
             "alternated; median (min-max) over rounds", "",
