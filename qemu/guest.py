@@ -15,7 +15,7 @@ from pathlib import Path
 
 from config import ABIS, MARK, MARKER, ROOT, TARGETS, progress, results_of, settings, sh, shown
 from kbuild import build_kernel, kunit_expected
-from parser import analyse, console_outcome, kernel_problem
+from parser import Console, analyse, kernel_problem, read
 from results import write_summary
 from trees import ensure_vanilla
 
@@ -163,8 +163,10 @@ def qemu_command(target, image, initrd, append, smp=1, icount=False):
 
 def boot(kernel, target, job, image, initrd, timeout, loglevel=None, echo=None, smp=1,
          icount=False, append=""):
-    """Boot, keep console.log, return (lines, outcome) where outcome is 'ok' or why not.
-    append: more kernel parameters; smp and icount: see qemu_command()."""
+    """Boot, keep console.log, return (console, outcome, seconds) where console is
+    the Console that read it (its lines) and outcome 'ok' or why not.  echo(line,
+    what of it a program printed) sees each line as it comes.  append: more
+    kernel parameters; smp and icount: see qemu_command()."""
     t = TARGETS[target]
     resdir = settings().build / "results" / job
     resdir.mkdir(parents=True, exist_ok=True)
@@ -176,7 +178,7 @@ def boot(kernel, target, job, image, initrd, timeout, loglevel=None, echo=None, 
     cmd = qemu_command(target, image, initrd, cmdline, smp, icount)
     (resdir / "qemu.cmd").write_text(" ".join(shlex.quote(c) for c in cmd) + "\n")
     log = resdir / "console.log"
-    lines, outcome = [], "ok"
+    console, outcome = Console(), "ok"
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
@@ -200,13 +202,13 @@ def boot(kernel, target, job, image, initrd, timeout, loglevel=None, echo=None, 
             *done, buf = buf.split(b"\n")
             for raw in done:
                 line = raw.decode(errors="replace").rstrip("\r")
-                lines.append(line)
+                printed = console.feed(line)
                 if echo:
-                    echo(line)
+                    echo(line, printed)
         if buf:
-            lines.append(buf.decode(errors="replace").rstrip("\r"))
+            console.feed(buf.decode(errors="replace").rstrip("\r"))
     proc.wait()
-    return lines, console_outcome(lines, outcome), time.monotonic() - start
+    return console, console.outcome(outcome), time.monotonic() - start
 
 
 def test_plan(target, built):
@@ -251,7 +253,7 @@ def boot_plan(kernel, target, image, job, files, plan, timeout, built=None, smp=
                                             kunit_expected(kernel, target, image))
 
 
-def stream(line):
+def stream(line, printed=()):
     """What a boot shows as it goes: each program's start and end, every failed test
     and every kernel problem, the moment the console has them."""
     text = line[line.find(MARK):] if MARK in line else line
@@ -273,7 +275,7 @@ def report_boot(job, results, lines, outcome, elapsed, quiet=False):
         for n, s, d in results:
             if s == "fail":
                 print(f"    FAIL {n}{': ' + d if d else ''}")
-        problems = [x for x in lines if kernel_problem(x)]
+        problems = read(lines).problems
         print("    --- " + ("kernel problems" if problems else "console tail") + " ---")
         print("\n".join("    " + x for x in (problems or lines)[-25:]))
     return c

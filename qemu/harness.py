@@ -37,7 +37,6 @@ from config import (ABIS, Failure, KERNEL_NAME, TARGETS, from_environment, packa
 from guest import boot, boot_suite, build_userspace, make_initramfs
 from kbuild import build_kernel
 from mail import cmd_export
-from parser import Segments
 from results import conclude, count
 from trees import kernel_source, tree_of
 
@@ -72,18 +71,17 @@ def guest_program(args, image, files, plan_argv, job):
     plan = [["prog", args.timeout, *plan_argv]]
     initrd = make_initramfs(settings().build / "results" / job / "initramfs.cpio", args.target,
                             files, plan, overlay=getattr(args, "overlay", None))
-    seg = Segments()
 
-    def echo(line):
-        for text in seg.feed(line):
+    def echo(line, printed):
+        for text in printed:
             print(text, flush=True)
 
     print(f"== {job}: booting (console log: {results_of(job)}/console.log)", flush=True)
-    lines, outcome, elapsed = boot(args.kernel, args.target, job, image, initrd,
-                                   timeout=args.timeout + 120, loglevel=5, echo=echo,
-                                   icount=getattr(args, "icount", False),
-                                   append=getattr(args, "append", None) or "")
-    ends = [end for label, _, end in seg.finish()[1] if label == "prog"]
+    console, outcome, elapsed = boot(args.kernel, args.target, job, image, initrd,
+                                     timeout=args.timeout + 120, loglevel=5, echo=echo,
+                                     icount=getattr(args, "icount", False),
+                                     append=getattr(args, "append", None) or "")
+    ends = [end for label, _, end in console.segments()[1] if label == "prog"]
     status = None
     if ends:
         m = re.search(r"exit=(\d+)", ends[-1])

@@ -40,12 +40,7 @@ def kernel_problem(line):
 
 def console_outcome(lines, outcome="ok"):
     """'ok', or why a boot failed whatever its tests said: a kernel problem, no end marker."""
-    problems = [line for line in lines if kernel_problem(line)]
-    if outcome == "ok" and problems:
-        outcome = "kernel problem in the console log: " + problems[0].strip()
-    if outcome == "ok" and not any(line.startswith(MARK + "done") for line in lines):
-        outcome = "the guest never reported '# harness: done' (crash or early exit)"
-    return outcome
+    return read(lines).outcome(outcome)
 
 
 def parse_tap(lines, prefix):
@@ -148,10 +143,50 @@ class Segments:
 
 
 def segments(lines):
-    seg = Segments()
+    return read(lines).segments()
+
+
+class Console(list):
+    """A boot's console, read once, a line at a time as it comes: the list of
+    its lines, and what they showed: the kernel's problems, whether /init said
+    it was done, the segments of its programs."""
+
+    def __init__(self):
+        super().__init__()
+        self.problems, self.done, self.seg = [], False, Segments()
+
+    def feed(self, line):
+        """Take one console line; return what of it a program printed (a list)."""
+        self.append(line)
+        if kernel_problem(line):
+            self.problems.append(line)
+        if line.startswith(MARK + "done"):
+            self.done = True
+        return self.seg.feed(line)
+
+    def outcome(self, outcome="ok"):
+        """'ok', or why the boot failed whatever its tests said: outcome (why
+        QEMU stopped, if it did not stop by itself), a kernel problem, no end
+        marker."""
+        if outcome == "ok" and self.problems:
+            outcome = "kernel problem in the console log: " + self.problems[0].strip()
+        if outcome == "ok" and not self.done:
+            outcome = "the guest never reported '# harness: done' (crash or early exit)"
+        return outcome
+
+    def segments(self):
+        """(kernel lines, programs): see Segments.finish()"""
+        return self.seg.finish()
+
+
+def read(lines):
+    """lines as a Console (read once: a Console is taken as it is)"""
+    if isinstance(lines, Console):
+        return lines
+    console = Console()
     for line in lines:
-        seg.feed(line)
-    return seg.finish()
+        console.feed(line)
+    return console
 
 
 def analyse(lines, outcome, job, kunit=False):

@@ -5,6 +5,7 @@
 import sys
 import unittest
 from pathlib import Path
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import parser  # noqa: E402
@@ -93,6 +94,23 @@ class ConsoleLogs(unittest.TestCase):
                              ["t/kunit/groups suite reported"])
             # the bisect kernels before the suite's patch have none: no failure
             self.assertEqual(fails(parser.analyse(log, outcome, "t", kunit=False)), {})
+
+
+class Reading(unittest.TestCase):
+    def test_a_boot_s_console_is_read_once(self):
+        lines = (DATA / "kunit-failure.log").read_text().splitlines()
+        feed, problem = parser.Segments.feed, parser.kernel_problem
+        with mock.patch.object(parser.Segments, "feed", autospec=True,
+                               side_effect=feed) as fed, \
+                mock.patch.object(parser, "kernel_problem", side_effect=problem) as looked:
+            console = parser.Console()
+            for line in lines:
+                console.feed(line)
+            outcome = console.outcome()
+            results = parser.analyse(console, outcome, "t", kunit=True)
+        self.assertEqual((fed.call_count, looked.call_count), (len(lines), len(lines)))
+        self.assertEqual(console, lines)
+        self.assertEqual((outcome, results), parse("kunit-failure.log"))
 
 
 class Markers(unittest.TestCase):
