@@ -37,7 +37,8 @@ from config import (ABIS, Failure, KERNEL_NAME, TARGETS, from_environment, packa
 from guest import boot, boot_suite, build_userspace, make_initramfs
 from kbuild import build_kernel
 from mail import cmd_export
-from results import conclude, count
+from parser import KUNIT_OPTION, KUNIT_SUITE, analyse, read_log
+from results import conclude, count, counted, exit_status, result_lines
 from trees import kernel_source, tree_of
 
 
@@ -124,6 +125,25 @@ def cmd_run(args):
     return status
 
 
+def cmd_parse(args):
+    """A saved console log judged again, as the boot that wrote it was judged
+    (less what only QEMU knew: a timeout is a missing end marker here): every
+    result, the count, and the exit status make check would give."""
+    if args.log == "-":
+        text, job = sys.stdin.read(), args.job or "console"
+    else:
+        log = Path(args.log)
+        if not log.is_file():
+            raise Failure(f"no console log {args.log}")
+        text = log.read_text(errors="replace")
+        job = args.job or (log.parent.name if log.name == "console.log" else log.stem)
+    console = read_log(text)
+    results = analyse(console, console.outcome(), job, kunit=args.kunit)
+    print(result_lines(results), end="")
+    print(counted(results))
+    return exit_status(results)
+
+
 def cmd_prepare(args):
     for k in args.kernels:
         tree_of(k)
@@ -160,6 +180,13 @@ def main():
     p = sub.add_parser("packages", help="the Debian packages targets.conf's rows need")
     p.add_argument("--compile", action="store_true", help="those of the compile-only rows")
     p.set_defaults(fn=lambda args: print(" ".join(packages(args.compile))))
+    p = sub.add_parser("parse", help="judge a saved console log again (build/results/<job>/"
+                       "console.log)")
+    p.add_argument("log", help="the console log; - reads it from stdin")
+    p.add_argument("--job", help="the results' prefix (default: the log's directory)")
+    p.add_argument("--kunit", action="store_true",
+                   help=f"the kernel had {KUNIT_OPTION}=y: the {KUNIT_SUITE} suite must report")
+    p.set_defaults(fn=cmd_parse)
     p = sub.add_parser("clean", help="remove kernel builds, programs, results, logs (not trees)")
     p.set_defaults(fn=cmd_clean)
     p = sub.add_parser("build", help="build kernels and guest programs")

@@ -189,6 +189,13 @@ def read(lines):
     return console
 
 
+def read_log(text):
+    """A saved console.log as the Console that boot() read: its lines split
+    where boot() split them (at each newline, a carriage return dropped)"""
+    lines = [line.rstrip("\r") for line in text.split("\n")]
+    return read(lines[:-1] if lines and not lines[-1] else lines)
+
+
 def analyse(lines, outcome, job, kunit=False):
     """Split a console log into kernel (KUnit) and per-program segments; list every result.
     kunit: the kernel has the KUNIT_SUITE suite (kunit_expected), which must report."""

@@ -112,6 +112,12 @@ class Reading(unittest.TestCase):
         self.assertEqual(console, lines)
         self.assertEqual((outcome, results), parse("kunit-failure.log"))
 
+    def test_a_saved_log_splits_as_the_boot_did(self):
+        console = parser.read_log("a\r\nb\x0cc\n# harness: done\n")
+        self.assertEqual(console, ["a", "b\x0cc", "# harness: done"])
+        self.assertTrue(console.done)
+        self.assertEqual(parser.read_log("a\npartial"), ["a", "partial"])
+
 
 class Markers(unittest.TestCase):
     def test_segments_split_a_line_a_program_left_unterminated(self):
