@@ -6,7 +6,7 @@ the target's), boot under the same QEMU settings and run the same static
 program (bench/groups_bench.c), taking turns (A B C A B C ...) over the
 rounds so that machine noise hits them all.  Per metric and N the report
 gives the median ratio patched/vanilla over the rounds with its min-max
-spread.  A third kernel, the series up to ATTRIBUTE (the sort and copy
+spread.  A third kernel, the series up to attribute() (the sort and copy
 work on today's flat array, before the storage changes), splits each gain
 between the sort and copy patches and the storage patch.  Results go to
 build/bench/<target>/: results.md, raw.tsv, plots, the command.
@@ -25,14 +25,20 @@ other phase of the benchmark before them.  Its results go to
 build/bench/<target>-lookups/.
 """
 
-import random
 import shutil
 import statistics
-import subprocess
 import time
 
-import harness as h
+import config
 import slub
+from benchlib import (BadBoot, NoUsableClock, arguments, bench_dir, boot_figures, bootstrap, fmt,
+                      initramfs_of, job_of, load_raw, plot, ratio_of, ratios_of, run_rounds,
+                      verdict_of, write_raw)
+from config import ROOT, base_arg, kmalloc_min, settings
+from guest import boot, compile_c, make_initramfs
+from harness import dispatch
+from kbuild import build_kernel, kmake
+from trees import tree_of
 
 # (metric, predicate on N, limit): the series' targets, as ratios
 TARGETS = [
@@ -56,8 +62,6 @@ TARGETS = [
     ("mem_measured", lambda n, pg: n == 65536, 0.55),
     ("mem_measured", lambda n, pg: True, 1.0),
 ]
-# The last patch before the storage switch: sort and copy on the flat array
-ATTRIBUTE = h.BEFORE_PAGES
 
 # counts whose target is an absolute 0 on the patched kernel: requests above a page
 # (kmalloc/kvmalloc calls for more than PAGE_SIZE, accounted page allocations of
@@ -72,50 +76,39 @@ UNITS = {"mem_measured": "bytes", "mem_peak": "bytes", "mem_freed": "bytes",
          "requests_gt_page": "per call", "slab_refills_gt0": "per call",
          "vmalloc_areas": "per set"}
 
+def attribute():
+    """The last patch before the storage switch: sort and copy on the flat array"""
+    return settings().before_pages
+
+
 def results_dir(target, lookups):
-    return h.BUILD / "bench" / (target + ("-lookups" if lookups else ""))
+    return bench_dir(target + ("-lookups" if lookups else ""))
 
 
 def build(kernel, target):
-    t = h.TARGETS[target]
-    image = h.build_kernel(kernel, target, extra=("bench",))
-    out = h.BUILD / "out" / f"{kernel}-{target}-bench"
-    moddir = h.BUILD / "bench" / f"module-{kernel}-{target}"
+    t = config.TARGETS[target]
+    image = build_kernel(kernel, target, extra=("bench",))
+    out = settings().build / "out" / f"{kernel}-{target}-bench"
+    moddir = settings().build / "bench" / f"module-{kernel}-{target}"
     shutil.rmtree(moddir, ignore_errors=True)
-    shutil.copytree(h.ROOT / "bench/lookup", moddir)
-    h.kmake(h.tree_of(kernel), out, t, f"M={moddir}", "modules",
-            log=h.BUILD / f"logs/bench-module-{kernel}-{target}.log")
+    shutil.copytree(ROOT / "bench/lookup", moddir)
+    kmake(tree_of(kernel), out, t, f"M={moddir}", "modules",
+          log=settings().build / f"logs/bench-module-{kernel}-{target}.log")
     return image, moddir / "groups_lookup_bench.ko"
-
-
-def parse(lines, key=int):
-    """A guest's "BENCH <metric> <key> <value>" lines: {(metric, key(key)): value}."""
-    values = {}
-    for line in lines:
-        f = line.split()
-        if len(f) == 4 and f[0] == "BENCH":
-            values[(f[1], key(f[2]))] = float(f[3])
-    return values
-
-
-def fmt(v):
-    if v >= 100:
-        return f"{v:,.0f}"
-    return f"{v:.3g}"
 
 
 def cmd_bench(args):
     t0 = time.monotonic()
     target = args.target
-    t = h.TARGETS[target]
+    t = config.TARGETS[target]
     outdir = results_dir(target, args.lookups)
     outdir.mkdir(parents=True, exist_ok=True)
     abis = t["abis"]
     mode = ["--lookups"] if args.lookups else []
-    progs = {abi: h.compile_c(abi, h.ROOT / "bench/groups_bench.c",
-                              h.BUILD / "bin" / abi / "groups_bench", libs=["-pthread"])
+    progs = {abi: compile_c(abi, ROOT / "bench/groups_bench.c",
+                            settings().build / "bin" / abi / "groups_bench", libs=["-pthread"])
              for abi in abis}
-    kernels = ("vanilla", f"upto-{ATTRIBUTE}", "patched")
+    kernels = ("vanilla", f"upto-{attribute()}", "patched")
     initrds, images = {}, {}
     for k in kernels:
         images[k], module = build(k, target)
@@ -126,37 +119,23 @@ def cmd_bench(args):
         if not args.lookups:
             plan += [[f"{abi}-compat16", 900, f"/bench/groups_bench-{abi}", "--compat16"]
                      for abi in abis[1:]]
-        initrds[k] = h.make_initramfs(outdir.parent / f"initramfs-{k}-{outdir.name}.cpio",
-                                      target, files, plan)
+        initrds[k] = make_initramfs(initramfs_of(k, outdir), target, files, plan)
 
     if args.build_only:
         return 0
-    runs = {k: [] for k in kernels}
-    for r in range(args.rounds):
-        shift = r % len(kernels)
-        for k in kernels[shift:] + kernels[:shift]:     # A B C, B C A, C A B, ...
-            job = f"bench-{k}-{outdir.name}-r{r}"
-            for attempt in range(5):
-                lines, outcome, elapsed = h.boot(k, target, job, images[k], initrds[k], 1800)
-                # With no HPET or PM timer (no ACPI in these configs), an x86
-                # guest whose TSC fails calibration or the clocksource watchdog
-                # under TCG ends up on the jiffies clock, which times in 4 ms
-                # steps (targets.conf's tsc=reliable and TSC rate make it
-                # rare, not impossible): never use such a run, boot it again.
-                clock = [x for x in lines if "Switched to clocksource" in x]
-                if not clock or "jiffies" not in clock[-1]:
-                    break
-                h.progress(f"bench: {job}: {clock[-1].split('] ')[-1]}, booting again")
-            else:
-                print(f"bench: {job}: no usable clock in 5 boots")
-                return 1
-            bad = [x for x in lines if "groups_bench:" in x or "exit=" in x and "exit=0" not in x]
-            if outcome != "ok" or bad:
-                print(f"bench: {job}: {outcome}; {bad[:3]} (see {h.results_of(job)}/)")
-                return 1
-            runs[k].append(parse(lines))
-            h.progress(f"bench: round {r + 1}/{args.rounds} {k} ({elapsed:.0f}s in the guest)")
 
+    def measure(k, r):
+        job = job_of(k, outdir, r)
+        figures, elapsed = boot_figures(
+            "bench", job, lambda: boot(k, target, job, images[k], initrds[k], 1800),
+            lambda line: "groups_bench:" in line)
+        return figures, f" ({elapsed:.0f}s in the guest)"
+
+    try:
+        runs = run_rounds("bench", kernels, args.rounds, measure)
+    except (BadBoot, NoUsableClock) as e:
+        print(e)
+        return 1
     write_raw(outdir, runs)
     failures, misses = report(target, outdir, runs, args.rounds, lookups=args.lookups)
     print(f"bench: {time.monotonic() - t0:.0f}s; results in {outdir}/")
@@ -186,57 +165,6 @@ COVER = [("setgroups_random", [32, 10000, 65536]), ("setgroups_sorted", [32, 655
          ("lookup_random", [32, 1024, 10000, 65536]), ("lookup_miss", [1024, 65536]),
          ("fork_exit_wait", [32, 65536]), ("mem_measured", [1023, 10000, 65536]),
          ("requests_gt_page", [10000, 65536])]
-
-
-def write_raw(outdir, runs):
-    """raw.tsv: every value of every round of every kernel"""
-    raw = ["kernel\tround\tmetric\tN\tvalue"]
-    for k in runs:
-        for r, run in enumerate(runs[k]):
-            raw += [f"{k}\t{r}\t{m}\t{n}\t{v}" for (m, n), v in sorted(run.items())]
-    (outdir / "raw.tsv").write_text("\n".join(raw) + "\n")
-
-
-def load_raw(outdir):
-    runs = {}
-    for line in (outdir / "raw.tsv").read_text().splitlines()[1:]:
-        k, r, m, n, v = line.split("\t")
-        runs.setdefault(k, [])
-        while len(runs[k]) <= int(r):
-            runs[k].append({})
-        runs[k][int(r)][(m, int(n))] = float(v)
-    return runs
-
-
-def ratios_of(runs, a, b, key):
-    """a/b round by round (the rounds where b is not 0), or None"""
-    if a not in runs or b not in runs:
-        return None
-    x = [run.get(key) for run in runs[a]]
-    y = [run.get(key) for run in runs[b]]
-    if None in x or None in y:
-        return None
-    return [xi / yi for xi, yi in zip(x, y) if yi > 0] or None
-
-
-def bootstrap(ratios, reps=4000, seed=1):
-    """95% interval of the median of ratios, resampling the rounds"""
-    rnd = random.Random(seed)
-    meds = sorted(statistics.median(rnd.choices(ratios, k=len(ratios))) for _ in range(reps))
-    return meds[int(0.025 * reps)], meds[int(0.975 * reps) - 1]
-
-
-def verdict_of(lo, hi, limit):
-    """ok when the interval is within the target, MISS when wholly beyond it"""
-    return "ok" if hi <= limit else "MISS" if lo > limit else "inconclusive"
-
-
-def ratio_of(runs, a, b, key):
-    """median and spread of a/b over the rounds, or None"""
-    ratios = ratios_of(runs, a, b, key)
-    if not ratios:
-        return None
-    return statistics.median(ratios), min(ratios), max(ratios)
 
 
 def metric_row(runs, m, n, page, mid):
@@ -280,7 +208,7 @@ def cover_table(cover_rows):
     """The rows of COVER that the run has, as the cover letter's table"""
     line = "  %-18s %5s %10s %10s  %-21s %-10s %s"
     cover = [line % ("metric", "N", "vanilla", "patched", "patched/vanilla", "target",
-                     f"to {ATTRIBUTE}")]
+                     f"to {attribute()}")]
     cover += [line % (m, n, *cover_rows[(m, n)]) for m, ns in COVER for n in ns
               if (m, n) in cover_rows]
     return "\n".join(cover) + "\n"
@@ -291,7 +219,7 @@ def report(target, outdir, runs, rounds, lookups=False):
     keys = sorted({key for run in runs["vanilla"] for key in run},
                   key=lambda kn: (kn[0], kn[1]))
     page = int(runs["vanilla"][0].get(("page_size", 0), 4096))
-    mid = f"upto-{ATTRIBUTE}"
+    mid = f"upto-{attribute()}"
 
     rows, misses, cover_rows = [], [], {}
     for m, n in keys:
@@ -304,18 +232,18 @@ def report(target, outdir, runs, rounds, lookups=False):
             if row[2]:
                 cover_rows[(m, n)] = row[2]
 
-    cmd = f"make bench{'-lookups' if lookups else ''} ARCH={target} ROUNDS={rounds}{h.base_arg()}"
+    cmd = f"make bench{'-lookups' if lookups else ''} ARCH={target} ROUNDS={rounds}{base_arg()}"
     md = [f"Benchmark: patched / vanilla, {target}, page size {page}, {rounds} rounds; "
           f"the kernels ({', '.join(runs)}) boot in turn under QEMU TCG, the order "
           "rotated each round; medians of the rounds, ratio = median over rounds of "
           "patched/vanilla [bootstrap 95% interval of that median]; a verdict is ok when "
           "the interval is within the target, MISS when wholly beyond it, inconclusive "
           "when it straddles it.  The last "
-          f"column is the same ratio for the series up to {ATTRIBUTE} (the sort and copy "
+          f"column is the same ratio for the series up to {attribute()} (the sort and copy "
           "patches on the flat array): what remains between it and the patched column is "
           "the storage patch's doing.", "",
           f"| metric | N | vanilla | patched | unit | patched/vanilla [95% CI] | target | | "
-          f"up to {ATTRIBUTE}/vanilla |",
+          f"up to {attribute()}/vanilla |",
           "|---|---|---|---|---|---|---|---|---|", *rows, "",
           f"Targets missed or inconclusive: {', '.join(misses) if misses else 'none'}", ""]
     failures = []
@@ -326,7 +254,7 @@ def report(target, outdir, runs, rounds, lookups=False):
     (outdir / "results.md").write_text("\n".join(md) + "\n")
     (outdir / "command.txt").write_text(cmd + "\n")
     (outdir / "cover-table.txt").write_text(cover_table(cover_rows))
-    plot(outdir, runs, keys)
+    plot(outdir, runs, keys, PLOTS)
     print("\n".join(md))
     return failures, misses
 
@@ -363,7 +291,7 @@ def memory_table(target, runs, page):
 
     A failure is a kernel, N and round whose measured figure is not what the
     layout must take, or a kernel that measured nothing."""
-    kmin = h.kmalloc_min(target)
+    kmin = kmalloc_min(target)
     kernels = list(runs)
     ns = sorted({n for k in kernels for run in runs[k] for (m, n) in run if m == "mem_measured"})
     failures, notes, silent = [], [], set()
@@ -400,7 +328,7 @@ def memory_table(target, runs, page):
           "(kmem tracepoints in the guest: kmalloc size classes, groups_alloc()'s "
           "objects of the group_info cache and accounted pages, less what the call "
           "frees again), the least of 8 calls; computed = what the layout must take, "
-          f"from the code's constants (vanilla and up to {ATTRIBUTE}: kvmalloc(8 + 4N); "
+          f"from the code's constants (vanilla and up to {attribute()}: kvmalloc(8 + 4N); "
           "patched: kmalloc(8 + 4N) inline, else the cache's object and a page a block) "
           f"with page size {page} and KMALLOC_MIN_SIZE {kmin}; peak = the most the "
           "patched kernel held at once during the call.  "
@@ -420,32 +348,6 @@ PLOTS = {"syscalls": ["setgroups_random", "setgroups_sorted", "getgroups"],
          "memory": ["mem_measured"]}
 
 
-def plot(outdir, runs, keys, groups=PLOTS):
-    """cost against N, log axes, every kernel: one PNG per group of metrics"""
-    if not shutil.which("gnuplot"):
-        print("bench: gnuplot is missing (make deps), no plot")
-        return
-    for name, metrics in groups.items():
-        series = []
-        for m in metrics:
-            for k in runs:
-                pts = sorted((n, statistics.median(run[(m, n)] for run in runs[k]))
-                             for (mm, n) in keys if mm == m and n > 0)
-                if not pts:
-                    continue
-                dat = outdir / f"{name}-{m}-{k}.dat"
-                dat.write_text("".join(f"{n} {v}\n" for n, v in pts))
-                series.append(f"'{dat}' using 1:2 with linespoints title '{m} {k}'")
-        if not series:
-            continue
-        ylabel = "bytes per set" if name == "memory" else "ns per call"
-        script = (f"set terminal png size 1000,650\nset output '{outdir / (name + '.png')}'\n"
-                  f"set logscale xy\nset xlabel 'N (groups)'\nset ylabel '{ylabel}'\n"
-                  f"set key left top\nset grid\nplot " + ", ".join(series) + "\n")
-        (outdir / f"{name}.gnuplot").write_text(script)
-        subprocess.run(["gnuplot", outdir / f"{name}.gnuplot"], check=False)
-
-
 def cmd_main(args):
     if args.report_only:
         outdir = results_dir(args.target, args.lookups)
@@ -456,26 +358,12 @@ def cmd_main(args):
     return cmd_bench(args)
 
 
-def arguments(doc, rounds, results, target_help=None):
-    """The command line every QEMU benchmark shares"""
-    import argparse
-    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
-    ap.add_argument("--target", default=next(iter(h.TARGETS)), choices=list(h.TARGETS),
-                    help=target_help)
-    ap.add_argument("--rounds", type=int, default=rounds)
-    ap.add_argument("--build-only", action="store_true",
-                    help="build the kernels and programs, check the configs, do not boot")
-    ap.add_argument("--report-only", action="store_true",
-                    help=f"rebuild the report from build/bench/{results}/raw.tsv")
-    return ap
-
-
 def main():
     ap = arguments(__doc__, 5, "<target>")
     ap.add_argument("--lookups", action="store_true",
                     help="time only the in-kernel lookups (build/bench/<target>-lookups/)")
     ap.set_defaults(fn=cmd_main)
-    h.dispatch(ap)
+    dispatch(ap)
 
 if __name__ == "__main__":
     main()

@@ -26,7 +26,7 @@ QEMU settings (2 GiB, 1 vCPU, TCG) and run bench/groups_frag.c as root, which
      compared: how many sets fit, the charge per set, memory.events.
 
 Results go to build/bench/<target>-frag/: results.md (a table per kernel),
-raw.tsv (every value of every round, bench.write_raw()'s format), the command.
+raw.tsv (every value of every round, write_raw()'s format), the command.
 
 How long it takes: docs/measurements.md.
 """
@@ -35,8 +35,13 @@ import re
 import statistics
 import time
 
-import bench
-import harness as h
+from benchlib import (BadBoot, arguments, bench_dir, boot_figures, bootstrap, fmt, initramfs_of,
+                      job_of, load_raw, ratios_of, run_rounds, verdict_of, write_raw)
+from config import Failure, ROOT, TARGETS, base_arg, settings
+from guest import boot, compile_c, make_initramfs
+from harness import dispatch
+from kbuild import build_kernel, page_size, parse_fragment
+from parser import console_outcome, kernel_problem
 
 KERNELS = ("vanilla", "patched")
 EXTRA = ("bench", "frag")          # "bench": no patched.config on either kernel
@@ -53,12 +58,12 @@ REPORT_SPAN = 12                   # lines from a report's first line to its "Ca
 
 
 def results_dir(target):
-    return h.BUILD / "bench" / f"{target}-frag"
+    return bench_dir(f"{target}-frag")
 
 
 def out_dir(kernel, target):
     """build_kernel()'s out directory for this kernel"""
-    return h.BUILD / "out" / "-".join([kernel, target, *EXTRA])
+    return settings().build / "out" / "-".join([kernel, target, *EXTRA])
 
 
 
@@ -67,11 +72,11 @@ def check_configs(target):
     """The two kernels must be configured alike: every option set in either .config
     (an option that one tree lacks counts as "n": the patched tree's KUnit option
     is "is not set" there and absent from vanilla)"""
-    a, b = (h.parse_fragment(out_dir(k, target) / ".config") for k in KERNELS)
+    a, b = (parse_fragment(out_dir(k, target) / ".config") for k in KERNELS)
     diff = sorted(k for k in a.keys() | b.keys() if a.get(k, "n") != b.get(k, "n"))
     if diff:
-        raise h.Failure("bench-frag: the vanilla and patched configs differ: "
-                        + ", ".join(f"{k}={a.get(k, 'n')}/{b.get(k, 'n')}" for k in diff[:10]))
+        raise Failure("bench-frag: the vanilla and patched configs differ: "
+                      + ", ".join(f"{k}={a.get(k, 'n')}/{b.get(k, 'n')}" for k in diff[:10]))
 
 
 def guest_args(args):
@@ -81,7 +86,7 @@ def guest_args(args):
 
 
 def outcome_of(lines, outcome):
-    """h.boot()'s outcome, where a stack dump is allowed inside an expected OOM or
+    """boot()'s outcome, where a stack dump is allowed inside an expected OOM or
     allocation failure report of the memory cgroup test and nowhere else"""
     if not outcome.startswith("kernel problem"):
         return outcome
@@ -93,62 +98,51 @@ def outcome_of(lines, outcome):
             window = False
         if window and EXPECTED_REPORT.search(line):
             header = i
-        if h.kernel_problem(line) and not (window and "Call Trace:" in line
+        if kernel_problem(line) and not (window and "Call Trace:" in line
                                             and i - header <= REPORT_SPAN):
             unexpected.append(line)
     if unexpected:
         return "kernel problem in the console log: " + unexpected[0].strip()
-    return h.console_outcome([x for x in lines if not h.kernel_problem(x)])
-
-
-def boot_once(kernel, target, job, image, initrd):
-    """One boot with a usable clock (as make bench: never the jiffies clock)"""
-    for _ in range(5):
-        lines, outcome, elapsed = h.boot(kernel, target, job, image, initrd, BOOT_TIMEOUT)
-        clock = [x for x in lines if "Switched to clocksource" in x]
-        if not clock or "jiffies" not in clock[-1]:
-            return lines, outcome_of(lines, outcome), elapsed
-        h.progress(f"bench-frag: {job}: {clock[-1].split('] ')[-1]}, booting again")
-    raise h.Failure(f"bench-frag: {job}: no usable clock in 5 boots")
+    return console_outcome([x for x in lines if not kernel_problem(x)])
 
 
 def cmd_bench(args):
     t0 = time.monotonic()
     target = args.target
-    t = h.TARGETS[target]
+    t = TARGETS[target]
     outdir = results_dir(target)
     outdir.mkdir(parents=True, exist_ok=True)
     abi = t["abis"][0]      # the kernel's allocations do not depend on the caller's ABI
-    prog = h.compile_c(abi, h.ROOT / "bench/groups_frag.c", h.BUILD / "bin" / abi / "groups_frag",
-                       libs=["-pthread"])
+    prog = compile_c(abi, ROOT / "bench/groups_frag.c",
+                     settings().build / "bin" / abi / "groups_frag", libs=["-pthread"])
     images, initrds = {}, {}
     for k in KERNELS:
-        images[k] = h.build_kernel(k, target, extra=EXTRA)
+        images[k] = build_kernel(k, target, extra=EXTRA)
         plan = [["groups_frag", GUEST_TIMEOUT, "/bench/groups_frag", *guest_args(args)]]
-        initrds[k] = h.make_initramfs(outdir.parent / f"initramfs-{k}-{outdir.name}.cpio",
-                                      target, {"/bench/groups_frag": prog}, plan)
+        initrds[k] = make_initramfs(initramfs_of(k, outdir), target,
+                                    {"/bench/groups_frag": prog}, plan)
     check_configs(target)
     if args.build_only:
         return 0
 
-    runs = {k: [] for k in KERNELS}
-    for r in range(args.rounds):
-        order = KERNELS if r % 2 == 0 else KERNELS[::-1]
-        for k in order:
-            job = f"bench-{k}-{outdir.name}-r{r}"
-            lines, outcome, elapsed = boot_once(k, target, job, images[k], initrds[k])
-            # the program's own complaints start a line; the kernel's "groups_frag:
-            # vmalloc error" (expected in the cgroup test) carries a time stamp first
-            bad = [x for x in lines if x.startswith("groups_frag:")
-                   or "exit=" in x and "exit=0" not in x]
-            if outcome != "ok" or bad:
-                print(f"bench-frag: {job}: {outcome}; {bad[:3]} (see {h.results_of(job)}/)")
-                return 1
-            runs[k].append(bench.parse(lines))
-            h.progress(f"bench-frag: round {r + 1}/{args.rounds} {k} "
-                       f"({elapsed:.0f}s in the guest)")
+    def measure(k, r):
+        job = job_of(k, outdir, r)
 
-    bench.write_raw(outdir, runs)
+        def boot_one():
+            lines, outcome, elapsed = boot(k, target, job, images[k], initrds[k], BOOT_TIMEOUT)
+            return lines, outcome_of(lines, outcome), elapsed
+        # the program's own complaints start a line; the kernel's "groups_frag:
+        # vmalloc error" (expected in the cgroup test) carries a time stamp first
+        figures, elapsed = boot_figures("bench-frag", job, boot_one,
+                                        lambda line: line.startswith("groups_frag:"))
+        return figures, f" ({elapsed:.0f}s in the guest)"
+
+    try:
+        runs = run_rounds("bench-frag", KERNELS, args.rounds, measure)
+    except BadBoot as e:
+        print(e)
+        return 1
+    write_raw(outdir, runs)
     status = report(target, outdir, runs, args.rounds)
     print(f"bench-frag: {time.monotonic() - t0:.0f}s; results in {outdir}/")
     return status
@@ -166,8 +160,8 @@ def cell(runs, k, m, n, scale=1.0):
     if not v:
         return "-"
     if min(v) == max(v):
-        return bench.fmt(v[0])
-    return f"{bench.fmt(statistics.median(v))} [{bench.fmt(min(v))}-{bench.fmt(max(v))}]"
+        return fmt(v[0])
+    return f"{fmt(statistics.median(v))} [{fmt(min(v))}-{fmt(max(v))}]"
 
 
 def median_of(runs, k, m, n, default=None):
@@ -295,14 +289,14 @@ def latency_rows(runs):
         for n in SIZES:
             for m in ("lat_median", "lat_p99", "lat_max"):
                 key = (f"{phase}_{m}", n)
-                ratios = bench.ratios_of(runs, "patched", "vanilla", key)
+                ratios = ratios_of(runs, "patched", "vanilla", key)
                 if not ratios:
                     continue
-                lo, hi = bench.bootstrap(ratios)
+                lo, hi = bootstrap(ratios)
                 md.append(f"| {phase} | {n} | {m[4:]} | {cell(runs, 'vanilla', key[0], n, 1e3)} "
                           f"| {cell(runs, 'patched', key[0], n, 1e3)} | "
                           f"{statistics.median(ratios):.3f} [{lo:.3f}-{hi:.3f}] | "
-                          f"{bench.verdict_of(lo, hi, 1.0)} |")
+                          f"{verdict_of(lo, hi, 1.0)} |")
     return md
 
 
@@ -342,8 +336,8 @@ def check_rows(runs, kernels):
                                              "MISS: " + "; ".join(misses[:8])))
     for n, (stall, vmalloced) in cost.items():
         bit = stall > 0 or vmalloced > 0
-        md.append(f"- vanilla in fragmented memory at N={n}: compact_stall {bench.fmt(stall)}, "
-                  f"vmalloc()ed sets {bench.fmt(vmalloced)} (median round): "
+        md.append(f"- vanilla in fragmented memory at N={n}: compact_stall {fmt(stall)}, "
+                  f"vmalloc()ed sets {fmt(vmalloced)} (median round): "
                   + ("the scenario bites" if bit else
                      "NOTHING: its kmalloc() never failed; the fragmentation did not hold"))
     for phase in PHASES:
@@ -358,7 +352,7 @@ def check_rows(runs, kernels):
 def report(target, outdir, runs, rounds):
     kernels = [k for k in KERNELS if runs.get(k)]
     page = int(median_of(runs, kernels[0], "page_size", 0, 4096)) if kernels else 4096
-    cmd = f"make bench-frag ARCH={target} ROUNDS={rounds}{h.base_arg()}"
+    cmd = f"make bench-frag ARCH={target} ROUNDS={rounds}{base_arg()}"
     checks, failed = check_rows(runs, kernels)
     md = (intro(target, page, rounds) + fragmentation_rows(runs, kernels, page)
           + loop_rows(runs, kernels) + latency_rows(runs) + cgroup_rows(runs, kernels)
@@ -370,20 +364,20 @@ def report(target, outdir, runs, rounds):
 
 
 def cmd_main(args):
-    page = h.page_size(h.TARGETS[args.target])
+    page = page_size(TARGETS[args.target])
     if page != 4096:
         print(f"bench-frag: {args.target} has {page >> 10}K pages: neither set size needs a "
               "costly order there, nothing to measure")
         return 0
     if args.report_only:
         outdir = results_dir(args.target)
-        runs = bench.load_raw(outdir)
+        runs = load_raw(outdir)
         return report(args.target, outdir, runs, len(next(iter(runs.values()))))
     return cmd_bench(args)
 
 
 def main():
-    ap = bench.arguments(__doc__, 3, "<target>-frag", "with pages above 4K neither set "
+    ap = arguments(__doc__, 3, "<target>-frag", "with pages above 4K neither set "
                          "size is a costly order: nothing to do")
     ap.add_argument("--calls", type=int, default=200, help="setgroups() per N, fragmented")
     ap.add_argument("--clean-calls", type=int, default=100, help="setgroups() per N, fresh guest")
@@ -392,7 +386,7 @@ def main():
     ap.add_argument("--cg-headroom-kb", type=int, default=16384)
     ap.add_argument("--loop-seconds", type=int, default=120, help="at most, per timed loop")
     ap.set_defaults(fn=cmd_main)
-    h.dispatch(ap)
+    dispatch(ap)
 
 if __name__ == "__main__":
     main()

@@ -29,12 +29,20 @@ import subprocess
 import time
 from pathlib import Path
 
-import bench
-import harness as h
+from benchlib import (bench_dir, bootstrap, fmt, parse, plot, ratios_of, run_rounds, verdict_of,
+                      write_raw)
+from config import Failure, ROOT, base_arg, progress, settings, sh
+from harness import dispatch
+from trees import tree_of
 
-SRC = h.ROOT / "bench/native"
-OUT = h.BUILD / "bench/native"
-LOG = h.BUILD / "logs/bench-native.log"
+SRC = ROOT / "bench/native"
+
+
+def native_dir(tcg=False):
+    """build/bench/native: the programs and the report (native-tcg: the report
+    of a run under QEMU's user-mode TCG)"""
+    return bench_dir("native-tcg" if tcg else "native")
+
 
 # The same flags for every tree and every unit; the kernel side sees only the
 # stand-in headers (and, through them, the tree's cred.h).
@@ -79,7 +87,7 @@ PLOTS = {"search-hot": ["search_hot_first", "search_hot_random", "search_hot_mis
 
 def build(kernel, extra_cflags):
     """groups_native_bench-<kernel> from the tree's own sources, and what they were"""
-    tree = h.tree_of(kernel)
+    tree = tree_of(kernel)
     sources = {"BENCH_CRED_H": tree / "include/linux/cred.h",
                "BENCH_GROUPS_C": tree / "kernel/groups.c",
                "BENCH_SORT_C": tree / "lib/sort.c"}
@@ -90,19 +98,19 @@ def build(kernel, extra_cflags):
     # before groups_cmp() is in kernel/groups.c, groups_tu.c has cred_fscmp()'s loop
     if re.search(r"^int groups_cmp\(", sources["BENCH_GROUPS_C"].read_text(), re.M):
         defs.append("-DBENCH_GROUPS_CMP")
-    objdir = OUT / "obj" / kernel
+    objdir = native_dir() / "obj" / kernel
     objdir.mkdir(parents=True, exist_ok=True)
     flags = CFLAGS + list(extra_cflags)
     objs, warnings = [], []
     for unit in KERNEL_UNITS + ["bench.c"]:
         obj = objdir / unit.replace(".c", ".o")
         kernel_side = unit in KERNEL_UNITS
-        out = h.sh(["gcc", *flags, *(KERNEL_FLAGS + defs if kernel_side else []),
-                    "-c", SRC / unit, "-o", obj])
+        out = sh(["gcc", *flags, *(KERNEL_FLAGS + defs if kernel_side else []),
+                  "-c", SRC / unit, "-o", obj])
         warnings += [x for x in out.splitlines() if "warning:" in x]
         objs.append(obj)
-    exe = OUT / f"groups_native_bench-{kernel}"
-    h.sh(["gcc", "-o", exe, *objs])
+    exe = native_dir() / f"groups_native_bench-{kernel}"
+    sh(["gcc", "-o", exe, *objs])
     for w in warnings:
         print(f"  bench-native: {kernel}: {w}")
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources.values())).hexdigest()
@@ -174,12 +182,12 @@ def run(exe, cpu, seed, cold_bytes, tcg=False, only=None):
            str(seed), "--cold-bytes", str(cold_bytes), *(["--only", only] if only else [])]
     r = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if r.returncode:
-        raise h.Failure(f"{exe.name} --seed {seed} exited {r.returncode}:\n{r.stderr.strip()}")
+        raise Failure(f"{exe.name} --seed {seed} exited {r.returncode}:\n{r.stderr.strip()}")
     lines = r.stdout.splitlines()
     allocs = {(f[1], int(f[2])): (float(f[3]), float(f[4]))
               for f in map(str.split, lines) if f and f[0] == "ALLOCS"}
     info = [x for x in lines if x.startswith("INFO ")]
-    return bench.parse(lines), allocs, info
+    return parse(lines), allocs, info
 
 
 def fallback_notes(allocs):
@@ -215,18 +223,18 @@ def report(outdir, runs, allocs, meta, counts):
             *[f"{k}/{base} [95% CI]" for k in others], "target", *others]
     rows, misses, unclear = [], [], []
     for m, n in keys:
-        med = [bench.fmt(statistics.median(run[(m, n)] for run in runs[k])) for k in kernels]
+        med = [fmt(statistics.median(run[(m, n)] for run in runs[k])) for k in kernels]
         limits = [lim for rx, pred, lim in TARGETS if rx.match(m) and pred(n)]
         ratio_txt, verdicts = [], []
         for k in others:
-            ratios = bench.ratios_of(runs, k, base, (m, n))
+            ratios = ratios_of(runs, k, base, (m, n))
             if not ratios:
                 ratio_txt.append("-")
                 verdicts.append("")
                 continue
-            lo, hi = bench.bootstrap(ratios)
+            lo, hi = bootstrap(ratios)
             ratio_txt.append(f"{statistics.median(ratios):.3f} [{lo:.3f}-{hi:.3f}]")
-            v = bench.verdict_of(lo, hi, min(limits)) if limits else ""
+            v = verdict_of(lo, hi, min(limits)) if limits else ""
             verdicts.append(v)
             if v == "MISS":
                 misses.append(f"{m} N={n}" + (f" ({k})" if others[1:] else ""))
@@ -259,7 +267,7 @@ def report(outdir, runs, allocs, meta, counts):
           *(icount_report(counts)[0] if counts else [meta["no_counts"]]), "",
           f"Command: `{meta['command']}`"]
     (outdir / "results.md").write_text("\n".join(md) + "\n")
-    bench.plot(outdir, runs, keys, PLOTS)
+    plot(outdir, runs, keys, PLOTS)
     print("\n".join(md))
     return misses + (icount_report(counts)[1] if counts else [])
 
@@ -273,8 +281,8 @@ def callgrind(exe, metric, n, passes):
     ir = re.search(r"^==\d+== Collected : (\d+)$", r.stderr, re.M)
     calls = re.search(r"^COUNT \S+ \d+ (\d+)$", r.stdout, re.M)
     if r.returncode or not ir or not calls:
-        raise h.Failure(f"{' '.join(map(str, cmd))} exited {r.returncode}:\n"
-                        f"{r.stderr.strip()[-2000:]}")
+        raise Failure(f"{' '.join(map(str, cmd))} exited {r.returncode}:\n"
+                      f"{r.stderr.strip()[-2000:]}")
     return int(ir.group(1)), int(calls.group(1))
 
 
@@ -285,8 +293,8 @@ def per_call(ir0, ir1, ir2, calls):
     or more than the calls differs between the runs."""
     first, second = (ir1 - ir0) / calls, (ir2 - ir1) / calls
     if abs(first - second) > 0.01:
-        raise h.Failure(f"instruction counts {ir0}, {ir1}, {ir2} for 0, {calls} and "
-                        f"{2 * calls} calls: not linear in the calls")
+        raise Failure(f"instruction counts {ir0}, {ir1}, {ir2} for 0, {calls} and "
+                      f"{2 * calls} calls: not linear in the calls")
     return second
 
 
@@ -302,7 +310,7 @@ def icount(out, exes):
                 passes = -(-COUNT_CALLS // calls)
                 runs = [ir0, *(callgrind(exe, metric, n, p * passes)[0] for p in (1, 2))]
                 counts[k][(metric, n)] = per_call(*runs, passes * calls)
-        h.progress(f"bench-native: instruction counts {k}", start)
+        progress(f"bench-native: instruction counts {k}", start)
     (out / "icount.tsv").write_text("kernel\tmetric\tN\tinstructions_per_call\n" + "".join(
         f"{k}\t{m}\t{n}\t{v}\n" for k in counts for (m, n), v in counts[k].items()))
     return counts
@@ -323,7 +331,7 @@ def icount_report(counts):
         for k in others:
             v = counts[k][(m, n)]
             x = v - b if target and target[1] == "+" else v / b if b else 0
-            verdicts.append(bench.verdict_of(x, x, target[0]) if target else "")
+            verdicts.append(verdict_of(x, x, target[0]) if target else "")
             if verdicts[-1] == "MISS":
                 misses.append(f"{m} N={n}" + (f" ({k})" if others[1:] else ""))
         rows.append("| " + " | ".join([
@@ -350,7 +358,7 @@ def icount_report(counts):
 
 def command_of(args):
     """The make command that repeats this run"""
-    command = ("make bench-native" + h.base_arg() +
+    command = ("make bench-native" + base_arg() +
                (f" ROUNDS={args.rounds}" if args.rounds != 9 else ""))
     if args.kernels != ["vanilla", "patched"]:
         command += f" KERNELS=\"{' '.join(args.kernels)}\""
@@ -362,21 +370,19 @@ def command_of(args):
 
 def timed_rounds(args, exes, cold):
     """The programs in turn, A B then B A ...: (runs, allocations, info lines)"""
-    runs = {k: [] for k in args.kernels}
     allocs, info = {}, []
-    for r in range(args.rounds):
-        shift = r % len(args.kernels)
-        for k in args.kernels[shift:] + args.kernels[:shift]:
-            start = time.monotonic()
-            values, tries, lines = run(exes[k], args.cpu, r + 1, cold, args.tcg,
-                                       args.only)
-            runs[k].append(values)
-            allocs.setdefault(k, tries)
-            info = info or lines
-            h.progress(f"bench-native: round {r + 1}/{args.rounds} {k}", start)
+
+    def measure(k, r):
+        start = time.monotonic()
+        values, tries, lines = run(exes[k], args.cpu, r + 1, cold, args.tcg, args.only)
+        allocs.setdefault(k, tries)
+        info[:] = info or lines
+        return values, f" ({time.monotonic() - start:.0f}s)"
+
+    runs = run_rounds("bench-native", args.kernels, args.rounds, measure)
     keys = {k: set(runs[k][0]) for k in runs}
     if any(v != keys[args.kernels[0]] for v in keys.values()):
-        raise h.Failure("the kernels' programs measured different metrics")
+        raise Failure("the kernels' programs measured different metrics")
     return runs, allocs, info
 
 
@@ -390,10 +396,10 @@ def missed(misses, t0, where):
 
 
 def cmd_main(args):
-    out = OUT.with_name("native-tcg") if args.tcg else OUT
+    out = native_dir(args.tcg)
     t0 = time.monotonic()
     out.mkdir(parents=True, exist_ok=True)
-    LOG.parent.mkdir(parents=True, exist_ok=True)
+    (settings().build / "logs").mkdir(parents=True, exist_ok=True)
     cflags = CFLAGS + args.cflags.split()
     exes, trees = {}, {}
     for k in args.kernels:
@@ -411,10 +417,10 @@ def cmd_main(args):
     llc, llc_from = llc_bytes()
     cold = (args.cold_mib << 20 if args.cold_mib else
             min(4 * llc, COLD_CAP, meminfo("MemAvailable") // 4))
-    h.progress(f"bench-native: built {', '.join(exes)}; LLC {llc >> 20} MiB ({llc_from}), "
-               f"cold working set {cold >> 20} MiB, CPU {args.cpu}", t0)
+    progress(f"bench-native: built {', '.join(exes)}; LLC {llc >> 20} MiB ({llc_from}), "
+             f"cold working set {cold >> 20} MiB, CPU {args.cpu}", t0)
     runs, allocs, info = timed_rounds(args, exes, cold)
-    bench.write_raw(out, runs)
+    write_raw(out, runs)
     (out / "allocs.tsv").write_text("kernel\tmetric\tN\tallocs_per_sort\trefused\n" + "".join(
         f"{k}\t{m}\t{n}\t{c}\t{f}\n" for k in allocs for (m, n), (c, f) in
         sorted(allocs[k].items())))
@@ -448,7 +454,7 @@ def main():
                     help="instructions per call under callgrind: auto (where valgrind "
                          "is installed), only (no timings; icount.md) or no")
     ap.set_defaults(fn=cmd_main)
-    h.dispatch(ap)
+    dispatch(ap)
 
 
 if __name__ == "__main__":

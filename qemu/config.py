@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """The harness's settings: qemu/targets.conf read into TARGETS, COMPILE and
-BASES; the base that BASE (environment; make BASE=...) picks, and its build
-directory; and the few helpers every module uses (progress lines, running a
-command with its log, digests and stamps).
+BASES; the Settings of a run (the base that BASE picks, its build directory,
+TEST_TIMEOUT), read from the environment once, when a command starts; and the
+few helpers every module uses (progress lines, running a command with its
+log, digests and stamps).
 """
 
 import hashlib
@@ -12,6 +13,8 @@ import shlex
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 
@@ -54,7 +57,7 @@ PLACEHOLDER = "Harness Dev <dev@example.org>"
 RESERVED_DOMAIN = re.compile(r"(^|\.)(example(\.(com|net|org))?|invalid|test|localhost)$", re.I)
 
 
-TEST_TIMEOUT = int(os.environ.get("TEST_TIMEOUT", 600))    # seconds per test program
+TEST_TIMEOUT = 600         # seconds a test program may take, unless TEST_TIMEOUT says
 
 
 class Failure(Exception):
@@ -214,7 +217,7 @@ def packages(compile_rows=False):
     compile-only targets"""
     if compile_rows:
         return sorted({package_of(c[2] + "gcc") for c in COMPILE if c[2]})
-    want = {SOURCE_PKG}         # the kernel source of the base BASE picks
+    want = {settings().source_pkg}      # the kernel source of the run's base
     for t in TARGETS.values():
         want.add(package_of(t["qemu"]))
         if t["cross"]:
@@ -225,11 +228,11 @@ def packages(compile_rows=False):
 
 
 def kmalloc_min(target):
-    """The target's KMALLOC_MIN_SIZE on the base BASE picks"""
-    kmin = TARGETS[target]["kmalloc_min"]
-    if BASE not in kmin and "*" not in kmin:
-        raise Failure(f"qemu/targets.conf: target {target}: no kmalloc-min for base {BASE}")
-    return kmin.get(BASE, kmin.get("*"))
+    """The target's KMALLOC_MIN_SIZE on the run's base"""
+    kmin, base = TARGETS[target]["kmalloc_min"], settings().base
+    if base not in kmin and "*" not in kmin:
+        raise Failure(f"qemu/targets.conf: target {target}: no kmalloc-min for base {base}")
+    return kmin.get(base, kmin.get("*"))
 
 
 def targets_with(check):
@@ -251,23 +254,89 @@ except Failure as e:
     sys.exit(f"harness: {e}")
 
 
-# The kernel base (make BASE=...; the first row of targets.conf by default):
-# its Debian source package, its series, its build directory.
-BASE = os.environ.get("BASE") or next(iter(BASES))
-_base = BASES.get(BASE, next(iter(BASES.values())))   # an unknown BASE fails in check_args()
-SOURCE_PKG = _base["package"]
-TARBALL = Path(f"/usr/src/{SOURCE_PKG}.tar.xz")
-SERIES = _base["series"]
-BUILD = Path(os.environ.get("BUILD") or _base["build"])
-# the last patch before the storage moves to pages
-BEFORE_PAGES = _base["before_pages"]
+@dataclass(frozen=True)
+class Settings:
+    """What a run is set to: the kernel base (qemu/targets.conf's "base" rows:
+    its Debian source package, its series, its build directory), the build
+    directory, and the seconds a test program may take."""
+    base: str
+    build: Path
+    test_timeout: int = TEST_TIMEOUT
+
+    @property
+    def source_pkg(self):
+        return BASES[self.base]["package"]
+
+    @property
+    def tarball(self):
+        return Path(f"/usr/src/{self.source_pkg}.tar.xz")
+
+    @property
+    def series(self):
+        return BASES[self.base]["series"]
+
+    @property
+    def before_pages(self):
+        """the last patch before the storage moves to pages"""
+        return BASES[self.base]["before_pages"]
+
+
+def default_settings(base=None):
+    """A base's settings (the first base's by default) with nothing changed by the
+    environment"""
+    base = base or next(iter(BASES))
+    return Settings(base, BASES[base]["build"])
+
+
+def from_environment(environ):
+    """The settings BASE (make BASE=...), BUILD and TEST_TIMEOUT ask for, or a
+    Failure saying which is wrong"""
+    base = environ.get("BASE") or next(iter(BASES))
+    if base not in BASES:
+        raise Failure(f"unknown base {base!r}: BASE takes {', '.join(BASES)}")
+    timeout = environ.get("TEST_TIMEOUT") or str(TEST_TIMEOUT)
+    if not timeout.isdigit() or not int(timeout):
+        raise Failure("TEST_TIMEOUT is a whole number of seconds a test program may take, "
+                      f"not {timeout!r}")
+    return Settings(base, Path(environ.get("BUILD") or BASES[base]["build"]), int(timeout))
+
+
+_settings = None
+
+
+def settings():
+    """The run's settings: those use() was given when the command started, or
+    the first base's defaults"""
+    global _settings
+    if _settings is None:
+        _settings = default_settings()
+    return _settings
+
+
+def use(new):
+    """Make new the run's settings; return the settings it replaces."""
+    global _settings
+    old, _settings = _settings, new
+    return old
+
+
+@contextmanager
+def using(new=None, **changes):
+    """The run's settings are new (by default the current ones) with changes, within
+    the block: using(build=scratch) for a test."""
+    old = use(replace(new or settings(), **changes))
+    try:
+        yield new
+    finally:
+        use(old)
 
 
 def base_arg():
     """ BASE=<base> for a command line shown in a report, or nothing for the default"""
-    return "" if BASE == next(iter(BASES)) else f" BASE={BASE}"
+    base = settings().base
+    return "" if base == next(iter(BASES)) else f" BASE={base}"
 
 
 def results_of(job):
     """Where a job's console.log and summary.txt go, as the messages show it"""
-    return shown(BUILD / "results" / job)
+    return shown(settings().build / "results" / job)

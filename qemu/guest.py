@@ -13,9 +13,9 @@ import subprocess
 import time
 from pathlib import Path
 
-from config import ABIS, BUILD, MARK, MARKER, ROOT, TARGETS, TEST_TIMEOUT, progress, results_of, sh, shown
+from config import ABIS, MARK, MARKER, ROOT, TARGETS, progress, results_of, settings, sh, shown
 from kbuild import build_kernel, kunit_expected
-from parser import analyse, console_outcome, kernel_problem
+from parser import Console, analyse, kernel_problem, read
 from results import write_summary
 from trees import ensure_vanilla
 
@@ -40,7 +40,7 @@ def compile_c(abi, src, out, extra_flags=(), libs=()):
         return out
     cmd = [a["cc"], "-static", "-O2", "-Wall", "-D_GNU_SOURCE", *extra_flags, "-o", out, src,
            *libs, *a["cflags"]]
-    sh(cmd, BUILD / f"logs/userspace-{abi}.log")
+    sh(cmd, settings().build / f"logs/userspace-{abi}.log")
     return out
 
 
@@ -50,11 +50,11 @@ def build_userspace(target, with_demo=False):
     tree = ensure_vanilla()
     start = time.monotonic()
     progress(f"userspace: building the {', '.join(t['abis'])} programs "
-             f"(logs: {shown(BUILD / 'logs')}/userspace-<abi>.log)")
+             f"(logs: {shown(settings().build / 'logs')}/userspace-<abi>.log)")
     kself = tree / "tools/testing/selftests/kselftest"   # so "../kselftest_harness.h" resolves
     built = {}
     for abi in t["abis"]:
-        bindir = BUILD / "bin" / abi
+        bindir = settings().build / "bin" / abi
         progs = {}
         for prog in [] if with_demo else selftest_programs():
             progs[prog] = compile_c(abi, ROOT / f"selftests/{prog}.c", bindir / prog,
@@ -71,7 +71,7 @@ def build_userspace(target, with_demo=False):
 
 
 def gen_init_cpio():
-    exe = BUILD / "bin/host/gen_init_cpio"
+    exe = settings().build / "bin/host/gen_init_cpio"
     src = ensure_vanilla() / "usr/gen_init_cpio.c"
     if not exe.exists():
         exe.parent.mkdir(parents=True, exist_ok=True)
@@ -83,8 +83,8 @@ def make_initramfs(path, target, files, plan, overlay=None):
     """The target's /init (qemu/init.c for its first ABI), files ({guest path: host
     path}) and plan (a list of argv lists: label, timeout, prog, args)."""
     abi = TARGETS[target]["abis"][0]
-    files = dict(files, **{"/init": compile_c(abi, ROOT / "qemu/init.c",
-                                               BUILD / "bin" / abi / "init")})
+    init = compile_c(abi, ROOT / "qemu/init.c", settings().build / "bin" / abi / "init")
+    files = dict(files, **{"/init": init})
     path.parent.mkdir(parents=True, exist_ok=True)
     plan_file = path.with_suffix(".plan")
     plan_file.write_text("".join("\t".join(map(str, p)) + "\n" for p in plan))
@@ -163,10 +163,12 @@ def qemu_command(target, image, initrd, append, smp=1, icount=False):
 
 def boot(kernel, target, job, image, initrd, timeout, loglevel=None, echo=None, smp=1,
          icount=False, append=""):
-    """Boot, keep console.log, return (lines, outcome) where outcome is 'ok' or why not.
-    append: more kernel parameters; smp and icount: see qemu_command()."""
+    """Boot, keep console.log, return (console, outcome, seconds) where console is
+    the Console that read it (its lines) and outcome 'ok' or why not.  echo(line,
+    what of it a program printed) sees each line as it comes.  append: more
+    kernel parameters; smp and icount: see qemu_command()."""
     t = TARGETS[target]
-    resdir = BUILD / "results" / job
+    resdir = settings().build / "results" / job
     resdir.mkdir(parents=True, exist_ok=True)
     cmdline = boot_args(t)
     if loglevel is not None:
@@ -176,7 +178,7 @@ def boot(kernel, target, job, image, initrd, timeout, loglevel=None, echo=None, 
     cmd = qemu_command(target, image, initrd, cmdline, smp, icount)
     (resdir / "qemu.cmd").write_text(" ".join(shlex.quote(c) for c in cmd) + "\n")
     log = resdir / "console.log"
-    lines, outcome = [], "ok"
+    console, outcome = Console(), "ok"
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
@@ -200,13 +202,13 @@ def boot(kernel, target, job, image, initrd, timeout, loglevel=None, echo=None, 
             *done, buf = buf.split(b"\n")
             for raw in done:
                 line = raw.decode(errors="replace").rstrip("\r")
-                lines.append(line)
+                printed = console.feed(line)
                 if echo:
-                    echo(line)
+                    echo(line, printed)
         if buf:
-            lines.append(buf.decode(errors="replace").rstrip("\r"))
+            console.feed(buf.decode(errors="replace").rstrip("\r"))
     proc.wait()
-    return lines, console_outcome(lines, outcome), time.monotonic() - start
+    return console, console.outcome(outcome), time.monotonic() - start
 
 
 def test_plan(target, built):
@@ -217,7 +219,7 @@ def test_plan(target, built):
             if prog == "demo":
                 continue
             files[f"/tests/{abi}/{prog}"] = host
-            plan.append([f"{abi}/{prog}", TEST_TIMEOUT, f"/tests/{abi}/{prog}"])
+            plan.append([f"{abi}/{prog}", settings().test_timeout, f"/tests/{abi}/{prog}"])
     return files, plan
 
 
@@ -241,8 +243,8 @@ def boot_plan(kernel, target, image, job, files, plan, timeout, built=None, smp=
     build_userspace(target), if the caller has it already."""
     if built is None:
         build_userspace(target)
-    initrd = make_initramfs(BUILD / "results" / job / "initramfs.cpio", target, files, plan,
-                            overlay)
+    initrd = make_initramfs(settings().build / "results" / job / "initramfs.cpio", target, files,
+                            plan, overlay)
     progress(f"boot: {job}: booting {kernel} {target} "
              f"(console: {results_of(job)}/console.log)")
     lines, outcome, elapsed = boot(kernel, target, job, image, initrd, timeout, smp=smp,
@@ -251,7 +253,7 @@ def boot_plan(kernel, target, image, job, files, plan, timeout, built=None, smp=
                                             kunit_expected(kernel, target, image))
 
 
-def stream(line):
+def stream(line, printed=()):
     """What a boot shows as it goes: each program's start and end, every failed test
     and every kernel problem, the moment the console has them."""
     text = line[line.find(MARK):] if MARK in line else line
@@ -273,7 +275,7 @@ def report_boot(job, results, lines, outcome, elapsed, quiet=False):
         for n, s, d in results:
             if s == "fail":
                 print(f"    FAIL {n}{': ' + d if d else ''}")
-        problems = [x for x in lines if kernel_problem(x)]
+        problems = read(lines).problems
         print("    --- " + ("kernel problems" if problems else "console tail") + " ---")
         print("\n".join("    " + x for x in (problems or lines)[-25:]))
     return c

@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 """The harness's command line: build a Debian kernel tree with and without the
 series, boot it in QEMU, test it.  The library is in the modules beside it
-(config, trees, kbuild, guest, parser, results, checks, mail); the other
-entry scripts use it through this module's names.
+(config, trees, kbuild, guest, parser, results, checks, mail), which the
+other entry scripts import from directly; they share this module's
+dispatch().
 
 The only per-architecture and per-base knowledge lives in qemu/targets.conf.
 BASE (environment; make BASE=...) picks the base: its Debian source package,
-the directory of its series (the top level for 6.1), its build directory.
+the directory of its series (the top level for 6.1), its build directory;
+dispatch() reads it, BUILD and TEST_TIMEOUT once, before a command starts.
 Everything this script makes goes under that build directory (build/ for
 6.1, build/6.12/ for 6.12; git-ignored):
 
@@ -21,6 +23,7 @@ Everything this script makes goes under that build directory (build/ for
 """
 
 import argparse
+import os
 import re
 import shlex
 import shutil
@@ -29,25 +32,14 @@ import time
 from pathlib import Path
 
 from checks import check_checkpatch, check_harness, check_selftests_sync
-from config import (ABIS, BASE, BASES, BUILD, Failure, KERNEL_NAME, TARGETS, package_of,
-                    packages, progress, results_of, shown)
+from config import (ABIS, Failure, KERNEL_NAME, TARGETS, from_environment, package_of,
+                    packages, progress, results_of, settings, shown, use)
 from guest import boot, boot_suite, build_userspace, make_initramfs
 from kbuild import build_kernel
 from mail import cmd_export
-from parser import Segments
-from results import conclude, count
+from parser import KUNIT_OPTION, KUNIT_SUITE, analyse, read_log
+from results import conclude, count, counted, exit_status, result_lines
 from trees import kernel_source, tree_of
-
-
-# The library's names, for the entry scripts that use them as harness.NAME
-from config import *  # noqa: E402,F401,F403
-from trees import *  # noqa: E402,F401,F403
-from kbuild import *  # noqa: E402,F401,F403
-from parser import *  # noqa: E402,F401,F403
-from results import *  # noqa: E402,F401,F403
-from guest import *  # noqa: E402,F401,F403
-from checks import *  # noqa: E402,F401,F403
-from mail import *  # noqa: E402,F401,F403
 
 
 def cmd_check(args):
@@ -78,20 +70,19 @@ def cmd_check(args):
 def guest_program(args, image, files, plan_argv, job):
     """Boot with one program; echo what it prints; return its exit status."""
     plan = [["prog", args.timeout, *plan_argv]]
-    initrd = make_initramfs(BUILD / "results" / job / "initramfs.cpio", args.target, files, plan,
-                            overlay=getattr(args, "overlay", None))
-    seg = Segments()
+    initrd = make_initramfs(settings().build / "results" / job / "initramfs.cpio", args.target,
+                            files, plan, overlay=getattr(args, "overlay", None))
 
-    def echo(line):
-        for text in seg.feed(line):
+    def echo(line, printed):
+        for text in printed:
             print(text, flush=True)
 
     print(f"== {job}: booting (console log: {results_of(job)}/console.log)", flush=True)
-    lines, outcome, elapsed = boot(args.kernel, args.target, job, image, initrd,
-                                   timeout=args.timeout + 120, loglevel=5, echo=echo,
-                                   icount=getattr(args, "icount", False),
-                                   append=getattr(args, "append", None) or "")
-    ends = [end for label, _, end in seg.finish()[1] if label == "prog"]
+    console, outcome, elapsed = boot(args.kernel, args.target, job, image, initrd,
+                                     timeout=args.timeout + 120, loglevel=5, echo=echo,
+                                     icount=getattr(args, "icount", False),
+                                     append=getattr(args, "append", None) or "")
+    ends = [end for label, _, end in console.segments()[1] if label == "prog"]
     status = None
     if ends:
         m = re.search(r"exit=(\d+)", ends[-1])
@@ -134,6 +125,25 @@ def cmd_run(args):
     return status
 
 
+def cmd_parse(args):
+    """A saved console log judged again, as the boot that wrote it was judged
+    (less what only QEMU knew: a timeout is a missing end marker here): every
+    result, the count, and the exit status make check would give."""
+    if args.log == "-":
+        text, job = sys.stdin.read(), args.job or "console"
+    else:
+        log = Path(args.log)
+        if not log.is_file():
+            raise Failure(f"no console log {args.log}")
+        text = log.read_text(errors="replace")
+        job = args.job or (log.parent.name if log.name == "console.log" else log.stem)
+    console = read_log(text)
+    results = analyse(console, console.outcome(), job, kunit=args.kunit)
+    print(result_lines(results), end="")
+    print(counted(results))
+    return exit_status(results)
+
+
 def cmd_prepare(args):
     for k in args.kernels:
         tree_of(k)
@@ -141,9 +151,10 @@ def cmd_prepare(args):
 
 
 def cmd_clean(args):
+    build = settings().build
     for d in ("out", "bin", "results", "logs"):
-        shutil.rmtree(BUILD / d, ignore_errors=True)
-    print(f"removed the kernel builds, programs, results and logs under {shown(BUILD)}")
+        shutil.rmtree(build / d, ignore_errors=True)
+    print(f"removed the kernel builds, programs, results and logs under {shown(build)}")
     return 0
 
 
@@ -161,7 +172,7 @@ def main():
     p.add_argument("kernels", nargs="*", default=["vanilla", "patched"])
     p.set_defaults(fn=cmd_prepare)
     p = sub.add_parser("export", help="format-patch a tree's commits back into the repository")
-    p.add_argument("--tree", default=str(BUILD / "patched"))
+    p.add_argument("--tree", help="default: build/patched")
     p.add_argument("--prefix", default="PATCH v3")
     p.add_argument("--keep-author", action="store_true",
                    help="keep the commits' authors and sign-offs (working copies, not for sending)")
@@ -169,6 +180,13 @@ def main():
     p = sub.add_parser("packages", help="the Debian packages targets.conf's rows need")
     p.add_argument("--compile", action="store_true", help="those of the compile-only rows")
     p.set_defaults(fn=lambda args: print(" ".join(packages(args.compile))))
+    p = sub.add_parser("parse", help="judge a saved console log again (build/results/<job>/"
+                       "console.log)")
+    p.add_argument("log", help="the console log; - reads it from stdin")
+    p.add_argument("--job", help="the results' prefix (default: the log's directory)")
+    p.add_argument("--kunit", action="store_true",
+                   help=f"the kernel had {KUNIT_OPTION}=y: the {KUNIT_SUITE} suite must report")
+    p.set_defaults(fn=cmd_parse)
     p = sub.add_parser("clean", help="remove kernel builds, programs, results, logs (not trees)")
     p.set_defaults(fn=cmd_clean)
     p = sub.add_parser("build", help="build kernels and guest programs")
@@ -197,8 +215,6 @@ def main():
 
 def check_args(args):
     """Unknown targets or kernel, or a missing tool, as a Failure, before any work."""
-    if BASE not in BASES:
-        raise Failure(f"unknown base {BASE!r}: BASE takes {', '.join(BASES)}")
     targets = list(getattr(args, "targets", None) or []) + \
         ([args.target] if getattr(args, "target", None) else [])
     for name in targets:
@@ -219,10 +235,12 @@ def check_args(args):
 
 
 def dispatch(ap):
-    """Run the subcommand; a Failure, or a tool that is not installed, is one line on
+    """Run the subcommand with the settings the environment asks for; a Failure (a
+    wrong setting or argument), or a tool that is not installed, is one line on
     stderr and exit status 2."""
     args = ap.parse_args()
     try:
+        use(from_environment(os.environ))
         check_args(args)
         sys.exit(args.fn(args))
     except Failure as e:

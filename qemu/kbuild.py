@@ -9,7 +9,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from config import BASE, BUILD, Failure, JOBS, ROOT, TARGETS, digest, progress, sh, shown, stamp_ok, write_stamp
+from config import (Failure, JOBS, ROOT, TARGETS, digest, progress, settings, sh, shown,
+                    stamp_ok, write_stamp)
 from parser import KUNIT_OPTION
 from trees import tree_of
 
@@ -72,7 +73,7 @@ def with_base(frags):
     out = []
     for f in frags:
         out.append(f)
-        own = f.parent / BASE / f.name
+        own = f.parent / settings().base / f.name
         if own.exists():
             out.append(own)
     return out
@@ -131,7 +132,7 @@ def ensure_config(kernel, t, tree, out, extra=()):
     if (out / ".config").exists() and stamp_ok(stamp, want):
         return
     have = merge_config(tree, out, t, "tinyconfig", frags,
-                        BUILD / f"logs/build-{out.name}.log")
+                        settings().build / f"logs/build-{out.name}.log")
     dropped = dropped_options(have, frags)
     if dropped:
         raise Failure("Kconfig dropped options that a fragment asks for:\n  " + "\n  ".join(dropped))
@@ -142,9 +143,9 @@ def build_kernel(kernel, target, extra=()):
     t = TARGETS[target]
     tree = tree_of(kernel)
     name = "-".join([kernel, target, *extra])
-    out = BUILD / "out" / name
+    out = settings().build / "out" / name
     start = time.monotonic()
-    log = BUILD / f"logs/build-{name}.log"
+    log = settings().build / f"logs/build-{name}.log"
     progress(f"kernel: building {name} (log: {shown(log)})")
     log.unlink(missing_ok=True)
     ensure_config(kernel, t, tree, out, extra)

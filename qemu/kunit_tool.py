@@ -13,7 +13,11 @@ import subprocess
 import time
 from pathlib import Path
 
-import harness as h
+from config import Failure, JOBS, TARGETS, progress, settings, shown
+from harness import dispatch
+from parser import kernel_problem
+from results import conclude, result_lines
+from trees import ensure_patched
 
 KUNITCONFIG = "kernel/groups.kunitconfig"
 # the series' suites: each that the tree has
@@ -32,12 +36,12 @@ def kunit_cmd(arch, timeout=300, name=None, options=(), configs=(KUNITCONFIG,)):
     build/out/<name> (kunit-<arch> by default), with options added to the
     kunitconfigs (--kconfig_add)."""
     cmd = ["python3", "tools/testing/kunit/kunit.py", "run",
-           *[x for c in configs for x in ("--kunitconfig", c)], "--build_dir", str(h.BUILD / "out" / (name or f"kunit-{arch}")), f"--jobs={h.JOBS}",
+           *[x for c in configs for x in ("--kunitconfig", c)], "--build_dir", str(settings().build / "out" / (name or f"kunit-{arch}")), f"--jobs={JOBS}",
            f"--timeout={timeout}", *[f"--kconfig_add={o}" for o in options]]
     if arch != "um":
-        cmd.append(f"--arch={h.TARGETS[arch]['karch']}")
-        if h.TARGETS[arch]["cross"]:
-            cmd.append(f"--cross_compile={h.TARGETS[arch]['cross']}")
+        cmd.append(f"--arch={TARGETS[arch]['karch']}")
+        if TARGETS[arch]["cross"]:
+            cmd.append(f"--cross_compile={TARGETS[arch]['cross']}")
     return cmd
 
 
@@ -48,7 +52,7 @@ def verdict(output, returncode, kernel_log=""):
     if "Starting KUnit Kernel" not in output:
         if "Building KUnit Kernel" in output and re.search(r"error:|make.*Error", output):
             return "build", ["does not build"], None
-        raise h.Failure("kunit.py did not start a kernel: " +
+        raise Failure("kunit.py did not start a kernel: " +
                         (output.strip().splitlines() or ["no output"])[-1][:200])
     m = re.search(r"Ran (\d+) tests?:(.*)", output)
     if "Testing complete" not in output or not m:
@@ -61,7 +65,7 @@ def verdict(output, returncode, kernel_log=""):
     # a KASAN, UBSAN or BUG report does not always fail the test it came in
     # (UML's own boot warnings come before the suites start)
     during = re.split(r"^.*K?TAP version.*$", kernel_log, maxsplit=1, flags=re.M)[-1]
-    problems = [x.strip() for x in during.splitlines() if h.kernel_problem(x)]
+    problems = [x.strip() for x in during.splitlines() if kernel_problem(x)]
     if returncode == 0 and not failed and not crashed and counts[0] == counts[1] \
             and not problems:
         return "pass", [], counts
@@ -72,7 +76,7 @@ def verdict(output, returncode, kernel_log=""):
 
 def run(tree, arch, log, timeout=300, name=None, options=(), configs=(KUNITCONFIG,)):
     """kunit.py in tree for arch; the verdict, and its output in log."""
-    kernel_log = h.BUILD / "out" / (name or f"kunit-{arch}") / "test.log"
+    kernel_log = settings().build / "out" / (name or f"kunit-{arch}") / "test.log"
     kernel_log.unlink(missing_ok=True)
     r = subprocess.run(kunit_cmd(arch, timeout, name, options, configs), cwd=tree,
                        capture_output=True, text=True)
@@ -85,23 +89,23 @@ def cmd_kunit(args):
     args.archs = args.archs or DEFAULT_ARCHS
     unknown = [a for a in args.archs if a not in ARCHS]
     if unknown:
-        raise h.Failure(f"kunit: unknown architecture {', '.join(unknown)}: "
-                        f"KUNIT_ARCHS takes {', '.join(ARCHS)}")
+        raise Failure(f"kunit: unknown architecture {', '.join(unknown)}: "
+                      f"KUNIT_ARCHS takes {', '.join(ARCHS)}")
     t0, results = time.monotonic(), []
-    tree = h.ensure_patched()
+    tree = ensure_patched()
     for arch in args.archs:
         start = time.monotonic()
-        log = h.BUILD / f"logs/kunit-{arch}.log"
+        log = settings().build / f"logs/kunit-{arch}.log"
         configs = kunitconfigs(tree)
-        h.progress(f"kunit: {' '.join(kunit_cmd(arch, configs=configs))} (in {h.shown(tree)}; "
-                   f"log: {h.shown(log)})")
+        progress(f"kunit: {' '.join(kunit_cmd(arch, configs=configs))} (in {shown(tree)}; "
+                 f"log: {shown(log)})")
         state, why, counts = run(tree, arch, log, configs=configs)
         detail = (f"{counts[1]} of {counts[0]} passed" if counts else "") + \
             ("; " + ", ".join(why) if why else "")
         results.append((f"kunit: {arch}", "pass" if state == "pass" else "fail", detail))
-        h.progress(f"kunit: {arch}: {detail}", start)
-    print(h.result_lines(results), end="")
-    return h.conclude("kunit", results, t0)
+        progress(f"kunit: {arch}: {detail}", start)
+    print(result_lines(results), end="")
+    return conclude("kunit", results, t0)
 
 
 def parser():
@@ -116,7 +120,7 @@ def parser():
 
 
 def main():
-    h.dispatch(parser())
+    dispatch(parser())
 
 
 if __name__ == "__main__":

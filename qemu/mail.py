@@ -8,7 +8,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from config import Failure, PLACEHOLDER, RESERVED_DOMAIN, ROOT, SERIES, SOURCE_PKG, sh
+from config import Failure, PLACEHOLDER, RESERVED_DOMAIN, ROOT, settings, sh
 from trees import cover_letter, installed_source_version, series_patches
 
 
@@ -42,7 +42,7 @@ def sign_as(text, ident):
 
 def cmd_export(args):
     """Write base..HEAD of a tree back as 0001-*.patch, keeping the cover letter's text."""
-    tree = Path(args.tree).resolve()
+    tree = Path(args.tree or settings().build / "patched").resolve()
     ident = None if args.keep_author else sender_identity()
     cover = cover_letter()
     subject, blurb = "*** SUBJECT HERE ***", "*** BLURB HERE ***"
@@ -53,15 +53,15 @@ def cmd_export(args):
         body = text.split("\n\n", 1)[1]
         m = re.search(r"^\S.* \(\d+\):$", body, re.M)
         blurb = body[:m.start()].rstrip("\n") if m else blurb
-    for p in SERIES.glob("0[0-9][0-9][0-9]-*.patch"):
+    for p in settings().series.glob("0[0-9][0-9][0-9]-*.patch"):
         p.unlink()
     tested = installed_source_version()
     sh(["git", "format-patch", "-q", "--cover-letter", "--zero-commit", "--base=base", "--notes",
-        f"--subject-prefix={args.prefix}", "-o", SERIES, "base..HEAD"], cwd=tree)
+        f"--subject-prefix={args.prefix}", "-o", settings().series, "base..HEAD"], cwd=tree)
     text = cover.read_text().replace("*** SUBJECT HERE ***", subject)
     text = text.replace("*** BLURB HERE ***", blurb)
     text = re.sub(r"^base-commit: .*$",
-                  lambda m: m.group(0) + f"\nbase-tree: Debian {SOURCE_PKG} {tested}",
+                  lambda m: m.group(0) + f"\nbase-tree: Debian {settings().source_pkg} {tested}",
                   text, flags=re.M)
     cover.write_text(text)
     if ident:

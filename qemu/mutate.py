@@ -26,14 +26,18 @@ import subprocess
 import time
 from pathlib import Path
 
-import harness as h
+from config import Failure, ROOT, TARGETS, first_target_with, progress, settings, shown
+from guest import boot_suite
+from kbuild import ensure_config, kmake
+from results import conclude
+from trees import ensure_patched
 import kunit_tool
 
 FILES = ("kernel/groups.c", "kernel/cred.c", "kernel/uid16.c")
 # What the KUnit suites cannot reach: user copies, syscalls, the sysctl
 SUITE_ONLY = re.compile(r"^(groups_to_user|groups_from_user|groups16_\w+|[gs]etgroups(16)?|"
                         r"ngroups_limit|may_setgroups|in_e?group_p)$")
-EQUIVALENT = h.ROOT / "robust/mutants/equivalent.txt"
+EQUIVALENT = ROOT / "robust/mutants/equivalent.txt"
 # The suites run in about two seconds on UML: a mutant that loops is caught by this
 KUNIT_TIMEOUT = 60
 # KASAN (with stack instrumentation, GCC's default) sees what the tests cannot:
@@ -211,8 +215,8 @@ def explained(explain, m):
 
 def mutants_tree():
     """A worktree at the series' head, for mutating one line at a time."""
-    patched = h.ensure_patched()
-    tree = h.BUILD / "mutants-tree"
+    patched = ensure_patched()
+    tree = settings().build / "mutants-tree"
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=patched, capture_output=True,
                           text=True, check=True).stdout.strip()
     if not (tree / ".git").exists():
@@ -233,16 +237,16 @@ def run_kunit(tree, log):
 def run_suite(tree, job, baseline=()):
     """make check's suite on this tree's kernel, built incrementally; failures
     of the unmutated kernel (baseline) do not count."""
-    target = h.first_target_with("mutants")
-    t = h.TARGETS[target]
-    out = h.BUILD / f"out/mutants-{target}"
-    log = h.BUILD / f"logs/build-mutants-{target}.log"
-    h.ensure_config("patched", t, tree, out)
+    target = first_target_with("mutants")
+    t = TARGETS[target]
+    out = settings().build / f"out/mutants-{target}"
+    log = settings().build / f"logs/build-mutants-{target}.log"
+    ensure_config("patched", t, tree, out)
     try:
-        h.kmake(tree, out, t, Path(t["image"]).name, log=log)
-    except h.Failure:
+        kmake(tree, out, t, Path(t["image"]).name, log=log)
+    except Failure:
         return "build", ["does not build"]
-    results = h.boot_suite("patched", target, out / t["image"], job, quiet=True)
+    results = boot_suite("patched", target, out / t["image"], job, quiet=True)
     failed = [r[0] for r in results if r[1] == "fail"
               and r[0].split("/", 1)[-1] not in baseline]
     return ("fail", failed) if failed else ("pass", [])
@@ -259,7 +263,7 @@ def try_mutant(tree, m, job, baseline=()):
         path.write_text("\n".join(lines))
         if m["path"] == "kernel/uid16.c" or SUITE_ONLY.match(m["function"]):
             return "suite", run_suite(tree, job, baseline)
-        return "KUnit", run_kunit(tree, h.BUILD / f"logs/{job}.log")
+        return "KUnit", run_kunit(tree, settings().build / f"logs/{job}.log")
     finally:
         path.write_text(text)
 
@@ -292,7 +296,7 @@ def choose(every, limit, suite_limit, only):
         chosen = [m for m in every if m["id"] in only]
         unknown = set(only) - {m["id"] for m in chosen}
         if unknown:
-            raise h.Failure(f"check-mutants: no mutant {', '.join(sorted(unknown))}")
+            raise Failure(f"check-mutants: no mutant {', '.join(sorted(unknown))}")
         return chosen
     slow = [m for m in every if needs_suite(m)]
     return pick([m for m in every if m not in slow], limit) + pick(slow, suite_limit)
@@ -305,15 +309,15 @@ def needs_suite(m):
 def baselines(tree, chosen):
     """The unmutated series must pass KUnit; the suite's failures without a
     mutant (none expected) are left out of the mutants' verdicts."""
-    base, why = run_kunit(tree, h.BUILD / "logs/mutants-base.log")
+    base, why = run_kunit(tree, settings().build / "logs/mutants-base.log")
     if base != "pass":
-        raise h.Failure(f"check-mutants: the unmutated series fails KUnit: {why}")
+        raise Failure(f"check-mutants: the unmutated series fails KUnit: {why}")
     if not any(needs_suite(m) for m in chosen):
         return set()
     state, failed = run_suite(tree, "mutants-base")
     if failed:
-        h.progress(f"check-mutants: the unmutated suite fails {len(failed)} test(s), "
-                   f"not counted against the mutants: {', '.join(failed[:3])}")
+        progress(f"check-mutants: the unmutated suite fails {len(failed)} test(s), "
+                 f"not counted against the mutants: {', '.join(failed[:3])}")
     return {f.split("/", 1)[-1] for f in failed}
 
 
@@ -330,16 +334,16 @@ def verdict_of(m, verdict, why, explain):
 
 def cmd_fast(limit, suite_limit, only=()):
     t0 = time.monotonic()
-    lock = open(h.BUILD / "mutants.lock", "w")
+    lock = open(settings().build / "mutants.lock", "w")
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
-        raise h.Failure("check-mutants: another run holds build/mutants.lock") from None
+        raise Failure("check-mutants: another run holds build/mutants.lock") from None
     tree = mutants_tree()
     every = all_mutants(tree)
     chosen = choose(every, limit, suite_limit, only)
-    h.progress(f"check-mutants: {len(chosen)} of {len(every)} mutants of the series' lines "
-               f"(tree: {h.shown(tree)})")
+    progress(f"check-mutants: {len(chosen)} of {len(every)} mutants of the series' lines "
+             f"(tree: {shown(tree)})")
     baseline = baselines(tree, chosen)
     explain, rows, results = equivalents(), [], []
     for k, m in enumerate(chosen, 1):
@@ -347,10 +351,10 @@ def cmd_fast(limit, suite_limit, only=()):
         how, (verdict, why) = try_mutant(tree, m, f"mutant-{k}", baseline)
         rows.append((m, how, (verdict, why), time.monotonic() - start))
         results.append(verdict_of(m, verdict, why, explain))
-        h.progress(f"check-mutants: {k}/{len(chosen)} {m['id']}: {results[-1][1]} "
-                   f"{results[-1][2]}", start)
-    md = h.BUILD / "results/mutants-fast.md"
+        progress(f"check-mutants: {k}/{len(chosen)} {m['id']}: {results[-1][1]} "
+                 f"{results[-1][2]}", start)
+    md = settings().build / "results/mutants-fast.md"
     md.parent.mkdir(parents=True, exist_ok=True)
     md.write_text(table(rows, explain))
-    print(f"check-mutants: the table is in {h.shown(md)}")
-    return h.conclude("check-mutants-fast", results, t0)
+    print(f"check-mutants: the table is in {shown(md)}")
+    return conclude("check-mutants-fast", results, t0)

@@ -36,12 +36,11 @@ import re
 import shutil
 import statistics
 import subprocess
-import time
-from pathlib import Path
 
-import bench
-from config import ABIS, BUILD, Failure, ROOT, TARGETS, progress, sh, shown
+from benchlib import bench_dir, parse, run_rounds
+from config import ABIS, Failure, ROOT, TARGETS, progress, results_of, settings, sh, shown
 from guest import boot_plan, compile_c, report_boot
+from harness import dispatch
 from kbuild import build_kernel
 from trees import series_patches
 
@@ -189,7 +188,7 @@ def guest_root(arch):
     if stamp.exists():
         return root
     debs.mkdir(parents=True, exist_ok=True)
-    log = BUILD / f"logs/nfs-packages-{arch}.log"
+    log = settings().build / f"logs/nfs-packages-{arch}.log"
     foreign_arch(arch, log)
     progress(f"nfs: Debian's {', '.join(DAEMONS)} and their libraries for {arch} "
              f"(log: {shown(log)})")
@@ -214,15 +213,16 @@ def guest_files(target, mode_args):
     """The files and plan of one boot."""
     t = TARGETS[target]
     abi = t["abis"][0]
-    work = BUILD / "nfs" / "etc"
+    bindir = settings().build / "bin" / abi
+    work = settings().build / "nfs" / "etc"
     work.mkdir(parents=True, exist_ok=True)
     passwd, group = etc_files()
     texts = {"passwd": passwd, "group": group, "files": served_files(),
              "table": check_table(), "users": users_file()}
     for name, text in texts.items():
         (work / name).write_text(text)
-    client = compile_c(abi, ROOT / "robust/nfs_client.c", BUILD / "bin" / abi / "nfs_client")
-    frag = compile_c(abi, ROOT / "bench/groups_frag.c", BUILD / "bin" / abi / "groups_frag",
+    client = compile_c(abi, ROOT / "robust/nfs_client.c", bindir / "nfs_client")
+    frag = compile_c(abi, ROOT / "bench/groups_frag.c", bindir / "groups_frag",
                      libs=["-pthread"])
     files = {"/etc/passwd": work / "passwd", "/etc/group": work / "group",
              "/harness/nfs/files": work / "files", "/harness/nfs/table": work / "table",
@@ -270,19 +270,19 @@ def cmd_bench(args):
     kernels = ["vanilla", nfsd_upto(), "patched"]
     for k in kernels:
         build_kernel(k, args.target, extra=("nfs",))
-    runs = {k: [] for k in kernels}
-    for r in range(args.rounds):
-        for k in kernels if r % 2 == 0 else kernels[::-1]:
-            job = f"bench-nfs-{k}-{args.target}"
-            lines, outcome, elapsed, _ = boot_nfs(k, args.target, job,
-                                                   ["bench", str(args.loops), *BENCH_USERS])
-            got = bench.parse(lines, key=str)
-            if outcome != "ok" or not got:
-                raise Failure(f"{job}: {outcome}; no figures (console: "
-                              f"{shown(BUILD / 'results' / job)}/console.log)")
-            runs[k].append(got)
-            progress(f"bench-nfs: round {r + 1} {k}: " + ", ".join(
-                f"{u} {rate(got, u):.0f} RPC/s" for u in BENCH_USERS))
+
+    def measure(k, r):
+        job = f"bench-nfs-{k}-{args.target}"
+        lines, outcome, elapsed, _ = boot_nfs(k, args.target, job,
+                                               ["bench", str(args.loops), *BENCH_USERS])
+        got = parse(lines, key=str)
+        if outcome != "ok" or not got:
+            raise Failure(f"{job}: {outcome}; no figures (console: "
+                          f"{results_of(job)}/console.log)")
+        return got, ": " + ", ".join(f"{u} {rate(got, u):.0f} RPC/s" for u in BENCH_USERS)
+
+    # A B C, C B A, ...: each kernel boots first and last in turn
+    runs = run_rounds("bench-nfs", kernels, args.rounds, measure, mirror=True)
     return report(args.target, kernels, runs)
 
 
@@ -307,7 +307,7 @@ ROWS = [("RPCs per second", lambda g, u: rate(g, u)),
 
 
 def report(target, kernels, runs):
-    out = BUILD / "bench" / f"nfs-{target}"
+    out = bench_dir(f"nfs-{target}")
     out.mkdir(parents=True, exist_ok=True)
     rows = [f"# make bench-nfs ARCH={target}: {len(runs[kernels[0]])} rounds, boots "
             "alternated; median (min-max) over rounds", "",
@@ -353,12 +353,7 @@ def main():
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--loops", type=int, default=1000)
     p.set_defaults(fn=cmd_bench)
-    args = ap.parse_args()
-    try:
-        raise SystemExit(args.fn(args))
-    except Failure as e:
-        print(f"error: {e}")
-        raise SystemExit(2)
+    dispatch(ap)
 
 
 if __name__ == "__main__":

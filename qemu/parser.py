@@ -40,19 +40,14 @@ def kernel_problem(line):
 
 def console_outcome(lines, outcome="ok"):
     """'ok', or why a boot failed whatever its tests said: a kernel problem, no end marker."""
-    problems = [line for line in lines if kernel_problem(line)]
-    if outcome == "ok" and problems:
-        outcome = "kernel problem in the console log: " + problems[0].strip()
-    if outcome == "ok" and not any(line.startswith(MARK + "done") for line in lines):
-        outcome = "the guest never reported '# harness: done' (crash or early exit)"
-    return outcome
+    return read(lines).outcome(outcome)
 
 
 def parse_tap(lines, prefix):
     """Leaf results of (K)TAP text: [(name, 'pass'|'fail'|'skip', detail)], plus plan problems."""
     results, problems = [], []
     suites = []                           # KTAP "# Subtest: name" above: [(indent, name)]
-    prev_indent = None
+    seen = []                             # (indent, status) of every result line so far
     top_plan, top_count = None, 0
     top_indent = None
     running = None
@@ -82,19 +77,30 @@ def parse_tap(lines, prefix):
         name = "".join(f"{x[1]}/" for x in suites) + name.strip()
         if top_indent is not None and indent == top_indent:
             top_count += 1
-        is_parent = prev_indent is not None and prev_indent > indent
-        prev_indent = indent
         d = (directive or "").upper()
         status = "skip" if d == "SKIP" else ("pass" if ok == "ok" or d == "TODO" else "fail")
-        if is_parent:
-            # a suite's summary line: count it only if it contradicts its children
-            if status == "fail" and not any(r[1] == "fail" for r in results):
+        children = children_of(seen, indent)
+        seen.append((indent, status))
+        if children:
+            # a suite's summary line: count it only if it contradicts its own children
+            if status == "fail" and "fail" not in children:
                 results.append((f"{prefix}{name}", "fail", "suite failed"))
             continue
         results.append((f"{prefix}{name}", status, (reason or "").strip()))
     if top_plan is not None and top_count != top_plan:
         problems.append(f"{prefix}: planned {top_plan} tests, {top_count} reported")
     return results, problems
+
+
+def children_of(seen, indent):
+    """The statuses of the results just above a result line at indent that are
+    deeper than it: the cases of the suite (or the parameters of the case) it sums up."""
+    out = []
+    for i, status in reversed(seen):
+        if i <= indent:
+            break
+        out.append(status)
+    return out
 
 
 class Segments:
@@ -137,10 +143,57 @@ class Segments:
 
 
 def segments(lines):
-    seg = Segments()
+    return read(lines).segments()
+
+
+class Console(list):
+    """A boot's console, read once, a line at a time as it comes: the list of
+    its lines, and what they showed: the kernel's problems, whether /init said
+    it was done, the segments of its programs."""
+
+    def __init__(self):
+        super().__init__()
+        self.problems, self.done, self.seg = [], False, Segments()
+
+    def feed(self, line):
+        """Take one console line; return what of it a program printed (a list)."""
+        self.append(line)
+        if kernel_problem(line):
+            self.problems.append(line)
+        if line.startswith(MARK + "done"):
+            self.done = True
+        return self.seg.feed(line)
+
+    def outcome(self, outcome="ok"):
+        """'ok', or why the boot failed whatever its tests said: outcome (why
+        QEMU stopped, if it did not stop by itself), a kernel problem, no end
+        marker."""
+        if outcome == "ok" and self.problems:
+            outcome = "kernel problem in the console log: " + self.problems[0].strip()
+        if outcome == "ok" and not self.done:
+            outcome = "the guest never reported '# harness: done' (crash or early exit)"
+        return outcome
+
+    def segments(self):
+        """(kernel lines, programs): see Segments.finish()"""
+        return self.seg.finish()
+
+
+def read(lines):
+    """lines as a Console (read once: a Console is taken as it is)"""
+    if isinstance(lines, Console):
+        return lines
+    console = Console()
     for line in lines:
-        seg.feed(line)
-    return seg.finish()
+        console.feed(line)
+    return console
+
+
+def read_log(text):
+    """A saved console.log as the Console that boot() read: its lines split
+    where boot() split them (at each newline, a carriage return dropped)"""
+    lines = [line.rstrip("\r") for line in text.split("\n")]
+    return read(lines[:-1] if lines and not lines[-1] else lines)
 
 
 def analyse(lines, outcome, job, kunit=False):

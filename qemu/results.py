@@ -5,7 +5,7 @@ to build/results/; conclude() is every command's exit policy.
 
 import time
 
-from config import BUILD, shown
+from config import settings, shown
 
 
 def count(results):
@@ -19,17 +19,28 @@ def result_lines(results):
 def conclude(name, results, t0, need_pass=True):
     """Every command's end: build/results/<name>.txt with every result, the time,
     the closing 'N passed, N failed, N skipped' line; the exit status."""
-    c = count(results)
-    (BUILD / "results").mkdir(parents=True, exist_ok=True)
-    (BUILD / f"results/{name}.txt").write_text(result_lines(results))
+    (settings().build / "results").mkdir(parents=True, exist_ok=True)
+    (settings().build / f"results/{name}.txt").write_text(result_lines(results))
     print(f"{name}: {time.monotonic() - t0:.0f}s; every result in "
-          f"{shown(BUILD / 'results' / name)}.txt")
-    print(f"{c['pass']} passed, {c['fail']} failed, {c['skip']} skipped")
+          f"{shown(settings().build / 'results' / name)}.txt")
+    print(counted(results))
+    return exit_status(results, need_pass)
+
+
+def counted(results):
+    """The closing line: 'N passed, N failed, N skipped'"""
+    c = count(results)
+    return f"{c['pass']} passed, {c['fail']} failed, {c['skip']} skipped"
+
+
+def exit_status(results, need_pass=True):
+    """1 when a result failed or (need_pass) none passed, else 0"""
+    c = count(results)
     return 1 if c["fail"] or (need_pass and not c["pass"]) else 0
 
 
 def write_summary(job, results, elapsed):
-    resdir = BUILD / "results" / job
+    resdir = settings().build / "results" / job
     counts = count(results)
     text = result_lines(results)
     text += (f"{counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped "

@@ -38,7 +38,14 @@ import re
 import time
 from pathlib import Path
 
-import harness as h
+from config import (Failure, MUTANTS, ROOT, TARGETS, first_target_with, progress, results_of,
+                    settings, targets_with)
+from guest import boot_plan, boot_suite, build_userspace, compile_c, report_boot, test_plan
+from harness import dispatch
+from kbuild import build_kernel
+from parser import segments
+from results import conclude, result_lines
+from trees import ensure_vanilla
 import mutate
 import nfs
 
@@ -70,22 +77,23 @@ DIFF_SEED = 20261203
 
 def robust_programs(target, names):
     """Static builds of robust/<name>.c for every ABI of the target."""
-    kself = h.ensure_vanilla() / "tools/testing/selftests"
-    return {abi: {n: h.compile_c(abi, h.ROOT / f"robust/{n}.c", h.BUILD / "bin" / abi / n,
+    kself = ensure_vanilla() / "tools/testing/selftests"
+    bindir = settings().build / "bin"
+    return {abi: {n: compile_c(abi, ROOT / f"robust/{n}.c", bindir / abi / n,
                                  ["-I", kself], libs=["-pthread"]) for n in names}
-            for abi in h.TARGETS[target]["abis"]}
+            for abi in TARGETS[target]["abis"]}
 
 
 def debug_run(kernel, target, calls=FAULT_CALLS, seconds=STRESS_SECONDS):
     """The debug kernel of @kernel booted with the suite and the robustness
     programs: (results, console lines, randstruct seed)."""
-    abis = h.TARGETS[target]["abis"]
-    image = h.build_kernel(kernel, target, extra=("debug", "randstruct"))
-    seed = (image.parents[len(Path(h.TARGETS[target]["image"]).parts) - 1]
+    abis = TARGETS[target]["abis"]
+    image = build_kernel(kernel, target, extra=("debug", "randstruct"))
+    seed = (image.parents[len(Path(TARGETS[target]["image"]).parts) - 1]
             / "scripts/basic/randstruct.seed").read_text().strip()
-    built = h.build_userspace(target)
+    built = build_userspace(target)
     progs = robust_programs(target, ["groups_fault", "groups_stress", "kmemleak_scan"])
-    files, plan = h.test_plan(target, built)
+    files, plan = test_plan(target, built)
     for abi in abis:
         files[f"/robust/{abi}/groups_fault"] = progs[abi]["groups_fault"]
         plan.append([f"{abi}/groups_fault", 3600, f"/robust/{abi}/groups_fault",
@@ -105,14 +113,14 @@ def debug_run(kernel, target, calls=FAULT_CALLS, seconds=STRESS_SECONDS):
 def boot_checked(kernel, target, image, job, files, plan, built, facilities):
     """A debug guest (DEBUG_SMP vCPUs): its results, and one each for the
     facilities (name: console pattern) that must have been on."""
-    lines, outcome, elapsed, results = h.boot_plan(kernel, target, image, job, files, plan,
-                                                   timeout=6 * 3600, built=built, smp=DEBUG_SMP)
+    lines, outcome, elapsed, results = boot_plan(kernel, target, image, job, files, plan,
+                                                 timeout=6 * 3600, built=built, smp=DEBUG_SMP)
     text = "\n".join(lines)
     for what, pattern in facilities.items():
         on = bool(pattern.search(text))
         results.append((f"{job}/{what} was on", "pass" if on else "fail",
                         "" if on else f"no '{pattern.pattern}' on the console"))
-    h.report_boot(job, results, lines, outcome, elapsed)
+    report_boot(job, results, lines, outcome, elapsed)
     return results, lines
 
 
@@ -125,16 +133,16 @@ def cmd_debug(args):
                      r"# memory: (pages in use|\d+ pages held)|kmemleak: \d+ suspected", line):
             print(f"    {line.strip()}")
     print(f"check-debug: randstruct seed {seed[:16]}… (the out directory's "
-          f"scripts/basic/randstruct.seed); console and summary in {h.results_of(job)}/")
-    return h.conclude("check-debug", results, t0)
+          f"scripts/basic/randstruct.seed); console and summary in {results_of(job)}/")
+    return conclude("check-debug", results, t0)
 
 
 def cmd_kcsan(args):
     t0 = time.monotonic()
     target = args.target
-    abis = h.TARGETS[target]["abis"]
-    image = h.build_kernel("patched", target, extra=("kcsan",))
-    built = h.build_userspace(target)
+    abis = TARGETS[target]["abis"]
+    image = build_kernel("patched", target, extra=("kcsan",))
+    built = build_userspace(target)
     progs = robust_programs(target, ["groups_stress"])
     files = {f"/robust/{abi}/groups_stress": progs[abi]["groups_stress"] for abi in abis}
     plan = [[f"{abi}/groups_stress", args.seconds * 4 + 120, f"/robust/{abi}/groups_stress",
@@ -142,26 +150,26 @@ def cmd_kcsan(args):
     job = f"kcsan-{target}"
     results, lines = boot_checked("patched", target, image, job, files, plan, built, KCSAN_ON)
     print(f"check-kcsan: {sum('KCSAN:' in x for x in lines)} KCSAN report(s); console in "
-          f"{h.results_of(job)}/")
-    return h.conclude("check-kcsan", results, t0)
+          f"{results_of(job)}/")
+    return conclude("check-kcsan", results, t0)
 
 
 def differential(kernel, target, seed=DIFF_SEED, ops=DIFF_OPS):
     """robust/groups_diff under every ABI of @kernel: (results, {label: (digest, ops)})."""
-    abis = h.TARGETS[target]["abis"]
+    abis = TARGETS[target]["abis"]
     progs = robust_programs(target, ["groups_diff"])
     files = {f"/robust/{abi}/groups_diff": progs[abi]["groups_diff"] for abi in abis}
     plan = [[f"{abi}/groups_diff", 3600, f"/robust/{abi}/groups_diff", "--seed", seed,
              "--ops", ops] for abi in abis]
-    image = h.build_kernel(kernel, target)
+    image = build_kernel(kernel, target)
     job = f"differential-{kernel}-{target}"
-    lines, outcome, elapsed, results = h.boot_plan(kernel, target, image, job, files, plan,
-                                                   timeout=3 * 3600)
+    lines, outcome, elapsed, results = boot_plan(kernel, target, image, job, files, plan,
+                                                 timeout=3 * 3600)
     # the KUnit suites of the patched kernel are make check's business
     results = [x for x in results if "/kunit/" not in x[0]]
-    h.report_boot(job, results, lines, outcome, elapsed)
+    report_boot(job, results, lines, outcome, elapsed)
     digests = {}
-    for label, out, _ in h.segments(lines)[1]:
+    for label, out, _ in segments(lines)[1]:
         for line in out:
             m = re.search(r"# digest: ([0-9a-f]{16}) ops=(\d+)", line)
             if m:
@@ -173,7 +181,7 @@ def cmd_differential(args):
     t0 = time.monotonic()
     results, digests = [], {}
     for target in args.targets:
-        abis = h.TARGETS[target]["abis"]
+        abis = TARGETS[target]["abis"]
         for kernel in ("vanilla", "patched"):
             r, d = differential(kernel, target, args.seed, args.ops)
             results += r
@@ -187,7 +195,7 @@ def cmd_differential(args):
             print(f"  {target} {abi}: vanilla {v[0] if v else None}, patched "
                   f"{p[0] if p else None} ({p[1] if p else 0} ops): "
                   f"{'same' if same else 'DIFFERENT'}", flush=True)
-    return h.conclude("check-differential", results, t0)
+    return conclude("check-differential", results, t0)
 
 
 def failed(results):
@@ -197,7 +205,7 @@ def failed(results):
 def mutant_checks(name):
     """The checks a mutant is for: its patch's "Checks:" line, or all but nfs (which
     only sees the NFS server's code)."""
-    m = re.search(r"^Checks: (.*)$", (h.MUTANTS / f"{name}.patch").read_text(), re.M)
+    m = re.search(r"^Checks: (.*)$", (MUTANTS / f"{name}.patch").read_text(), re.M)
     return m.group(1).split(",") if m else [c for c in MUTANT_CHECKS if c != "nfs"]
 
 
@@ -205,12 +213,12 @@ def cmd_mutants(args):
     if args.fast:
         return mutate.cmd_fast(args.limit, args.suite_limit, args.names)
     t0 = time.monotonic()
-    target = h.first_target_with("mutants")
-    names = args.names or sorted(p.stem for p in h.MUTANTS.glob("*.patch"))
+    target = first_target_with("mutants")
+    names = args.names or sorted(p.stem for p in MUTANTS.glob("*.patch"))
     checks = args.checks.split(",")
     unknown = [c for c in checks if c not in MUTANT_CHECKS]
     if unknown:
-        raise h.Failure(f"unknown check {unknown[0]!r}: CHECKS takes {','.join(MUTANT_CHECKS)}")
+        raise Failure(f"unknown check {unknown[0]!r}: CHECKS takes {','.join(MUTANT_CHECKS)}")
     results, vanilla = [], None
 
     def differential_check(kernel):
@@ -221,7 +229,7 @@ def cmd_mutants(args):
         return failed(r) + [f"{label}: digest {digests.get(label)}, vanilla {v}"
                             for label, v in vanilla.items() if digests.get(label) != v]
 
-    run = {"check": lambda k: failed(h.boot_suite(k, target)),
+    run = {"check": lambda k: failed(boot_suite(k, target)),
            "differential": differential_check,
            "debug": lambda k: failed(debug_run(k, target)[0]),
            "nfs": lambda k: failed(nfs.check_kernel(k, target))}
@@ -236,9 +244,9 @@ def cmd_mutants(args):
                 caught.append(f"{MUTANT_CHECKS[check]}: {len(bad)} failed, e.g. {bad[0]}")
         results.append((f"mutant {name} is caught", "pass" if caught else "fail",
                         "; ".join(caught) or "nothing caught it: a hole in the tests"))
-        h.progress(f"mutant {name}: {'; '.join(caught) or 'NOT CAUGHT'}")
-    print(h.result_lines(results), end="")
-    return h.conclude("check-mutants", results, t0)
+        progress(f"mutant {name}: {'; '.join(caught) or 'NOT CAUGHT'}")
+    print(result_lines(results), end="")
+    return conclude("check-mutants", results, t0)
 
 
 def main():
@@ -246,13 +254,13 @@ def main():
                                  formatter_class=argparse.RawTextHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("check-debug")
-    p.add_argument("--target", default=next(iter(h.TARGETS)), choices=list(h.TARGETS))
+    p.add_argument("--target", default=next(iter(TARGETS)), choices=list(TARGETS))
     p.add_argument("--calls", type=int, default=FAULT_CALLS)
     p.add_argument("--seconds", type=int, default=STRESS_SECONDS)
     p.set_defaults(fn=cmd_debug)
     p = sub.add_parser("check-kcsan")
-    p.add_argument("--target", default=h.first_target_with("kcsan"),
-                   choices=h.targets_with("kcsan"))
+    p.add_argument("--target", default=first_target_with("kcsan"),
+                   choices=targets_with("kcsan"))
     p.add_argument("--seconds", type=int, default=STRESS_SECONDS)
     p.set_defaults(fn=cmd_kcsan)
     p = sub.add_parser("check-mutants")
@@ -271,9 +279,9 @@ def main():
     p = sub.add_parser("check-differential")
     p.add_argument("--seed", type=int, default=DIFF_SEED)
     p.add_argument("--ops", type=int, default=DIFF_OPS)
-    p.add_argument("targets", nargs="*", default=h.targets_with("differential"))
+    p.add_argument("targets", nargs="*", default=targets_with("differential"))
     p.set_defaults(fn=cmd_differential)
-    h.dispatch(ap)
+    dispatch(ap)
 
 
 if __name__ == "__main__":

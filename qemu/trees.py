@@ -11,11 +11,12 @@ import shutil
 import subprocess
 import time
 
-from config import BASE, BUILD, Failure, GIT_ID, MUTANTS, SERIES, SOURCE_PKG, TARBALL, digest, progress, sh, shown, stamp_ok, write_stamp
+from config import (Failure, GIT_ID, MUTANTS, digest, progress, settings, sh, shown, stamp_ok,
+                    write_stamp)
 
 
 def installed_source_version():
-    r = subprocess.run(["dpkg-query", "-W", "-f=${Version}", SOURCE_PKG],
+    r = subprocess.run(["dpkg-query", "-W", "-f=${Version}", settings().source_pkg],
                        capture_output=True, text=True)
     return r.stdout.strip() or "unknown"
 
@@ -23,57 +24,59 @@ def installed_source_version():
 def series_patches(series=None):
     """The patch files in order; 0001 to N, each number once (a file left
     behind by a renumbering would be applied too)."""
-    patches = sorted(p for p in (series or SERIES).glob("0[0-9][0-9][0-9]-*.patch")
+    series = series or settings().series
+    patches = sorted(p for p in series.glob("0[0-9][0-9][0-9]-*.patch")
                      if not p.name.startswith("0000-"))
     numbers = [p.name[:4] for p in patches]
     if numbers != ["%04d" % i for i in range(1, len(patches) + 1)]:
         stray = sorted({n for n in numbers if numbers.count(n) > 1}) or numbers
-        raise Failure(f"{series or SERIES}: the patches must be numbered 0001-{len(patches):04d} "
+        raise Failure(f"{series}: the patches must be numbered 0001-{len(patches):04d} "
                       f"once each; look at {', '.join(stray[:4])}")
     return patches
 
 
 def cover_letter():
-    return SERIES / "0000-cover-letter.patch"
+    return settings().series / "0000-cover-letter.patch"
 
 
 def tested_base():
     """The Debian version the series was tested on, from the cover letter."""
     cover = cover_letter()
     if cover.exists():
-        m = re.search(rf"^base-tree: Debian {re.escape(SOURCE_PKG)} (\S+)$", cover.read_text(),
-                      re.M)
+        m = re.search(rf"^base-tree: Debian {re.escape(settings().source_pkg)} (\S+)$",
+                      cover.read_text(), re.M)
         if m:
             return m.group(1)
     return None
 
 
 def ensure_vanilla():
-    tree = BUILD / "vanilla"
+    build, pkg, tarball = settings().build, settings().source_pkg, settings().tarball
+    tree = build / "vanilla"
     version = installed_source_version()
-    stamp = BUILD / "stamps/vanilla"
+    stamp = build / "stamps/vanilla"
     if (tree / ".git").exists() and stamp_ok(stamp, version):
         return tree
-    if not TARBALL.exists():
-        raise Failure(f"{TARBALL} is missing: run 'make deps' (apt-get install {SOURCE_PKG})")
+    if not tarball.exists():
+        raise Failure(f"{tarball} is missing: run 'make deps' (apt-get install {pkg})")
     start = time.monotonic()
-    log = BUILD / "logs/tree.log"
-    progress(f"tree: extracting {SOURCE_PKG} {version} into {shown(tree)} and committing it "
+    log = build / "logs/tree.log"
+    progress(f"tree: extracting {pkg} {version} into {shown(tree)} and committing it "
              f"(about 80s; log: {shown(log)})")
-    for d in (BUILD / "vanilla", BUILD / "patched", BUILD / "vanilla.tmp"):
+    for d in (build / "vanilla", build / "patched", build / "vanilla.tmp"):
         shutil.rmtree(d, ignore_errors=True)
-    shutil.rmtree(BUILD / "out", ignore_errors=True)
-    tmp = BUILD / "vanilla.tmp"
+    shutil.rmtree(build / "out", ignore_errors=True)
+    tmp = build / "vanilla.tmp"
     tmp.mkdir(parents=True)
-    sh(["tar", "-xf", TARBALL, "-C", tmp, "--strip-components=1"], log)
+    sh(["tar", "-xf", tarball, "-C", tmp, "--strip-components=1"], log)
     # Debian's top-level .gitignore ignores every top-level entry: add -f.
     sh(["git", "init", "-q", "-b", "vanilla"], log, cwd=tmp)
     sh(["git", "add", "-f", "-A", "."], log, cwd=tmp)
-    sh(["git", "commit", "-q", "-m", f"Debian {SOURCE_PKG} {version}"], log, cwd=tmp, env=GIT_ID)
+    sh(["git", "commit", "-q", "-m", f"Debian {pkg} {version}"], log, cwd=tmp, env=GIT_ID)
     sh(["git", "tag", "base"], log, cwd=tmp)
     tmp.rename(tree)
     write_stamp(stamp, version)
-    progress(f"tree: extracted {SOURCE_PKG} {version} into {tree}", start)
+    progress(f"tree: extracted {pkg} {version} into {tree}", start)
     return tree
 
 
@@ -82,7 +85,7 @@ def kernel_source(upto=None, mutant=None):
     does not exist."""
     patches = [p for p in series_patches() if not upto or p.name[:4] <= upto]
     if upto and not any(p.name[:4] == upto for p in patches):
-        raise Failure(f"the {BASE} series has no patch {upto}")
+        raise Failure(f"the {settings().base} series has no patch {upto}")
     broken = MUTANTS / f"{mutant}.patch" if mutant else None
     if broken and not broken.exists():
         raise Failure(f"no {shown(broken)}; the mutants are "
@@ -114,14 +117,14 @@ def ensure_patched(upto=None, mutant=None):
     vanilla = ensure_vanilla()
     name = f"upto-{upto}" if upto else f"mutant-{mutant}" if mutant else "patched"
     branch = "series" if name == "patched" else name
-    tree = BUILD / name
+    tree = settings().build / name
     want = digest(installed_source_version(), *[p.read_bytes() for p in patches],
                   *([broken.read_bytes()] if broken else []))
-    stamp = BUILD / f"stamps/{name}"
+    stamp = settings().build / f"stamps/{name}"
     if (tree / ".git").exists() and stamp_ok(stamp, want):
         return tree
     start = time.monotonic()
-    log = BUILD / "logs/tree.log"
+    log = settings().build / "logs/tree.log"
     progress(f"tree: applying {len(patches)} patch(es) in {shown(tree)} (log: {shown(log)})")
     kept = {}
     if not (tree / ".git").exists():
@@ -141,11 +144,11 @@ def ensure_patched(upto=None, mutant=None):
         sh(["git", "checkout", "-q", "-f", "-B", branch, "base"], log, cwd=tree)
     tested, have = tested_base(), installed_source_version()
     if tested and tested != have:
-        print(f"  note: the series was tested on {SOURCE_PKG} {tested}; this machine has {have}. "
-              "Applying with git am -3.", flush=True)
+        print(f"  note: the series was tested on {settings().source_pkg} {tested}; this machine "
+              f"has {have}. Applying with git am -3.", flush=True)
     for p in patches:
         if not git_am(tree, p, log):
-            raise Failure(f"{p.name} does not apply to {SOURCE_PKG} {have} "
+            raise Failure(f"{p.name} does not apply to {settings().source_pkg} {have} "
                           f"(tested on {tested or 'unknown'}); see {log}")
     if broken:
         sh(["git", "apply", broken], log, cwd=tree)

@@ -21,7 +21,15 @@ import subprocess
 import time
 from pathlib import Path
 
-import harness as h
+from checks import check_checkpatch
+from config import (COMPILE, Failure, PLACEHOLDER, ROOT, TARGETS, first_target_with, progress,
+                    settings, sh, targets_with)
+from guest import boot_suite
+from harness import dispatch
+from kbuild import dropped_options, fragments, kmake, merge_config, parse_fragment, with_base
+from mail import sender_identity, sign_as, touched_objects
+from results import conclude, count, result_lines
+from trees import cover_letter, ensure_patched, ensure_vanilla, git_am, series_patches, tree_of
 
 WARN = re.compile(r"warning:|error:")
 # Kconfig's own warnings are printed only when a build reconfigures, which
@@ -43,14 +51,14 @@ RANDSTRUCT_OBJECTS = ["kernel/groups.o", "kernel/cred.o", "fs/proc/array.o"]
 def git(tree, *args, check=True):
     r = subprocess.run(["git", *args], cwd=tree, capture_output=True, text=True)
     if check and r.returncode:
-        raise h.Failure(f"git {' '.join(args)}: {r.stderr.strip()}")
+        raise Failure(f"git {' '.join(args)}: {r.stderr.strip()}")
     return r.stdout
 
 
 def bisect_tree():
     """A worktree at base for applying the series one patch at a time."""
-    vanilla = h.ensure_vanilla()
-    tree = h.BUILD / "bisect"
+    vanilla = ensure_vanilla()
+    tree = settings().build / "bisect"
     if not (tree / ".git").exists():
         shutil.rmtree(tree, ignore_errors=True)
         git(vanilla, "worktree", "prune")
@@ -60,23 +68,23 @@ def bisect_tree():
 
 
 def build_at(tree, name, target, frags, goal=None):
-    t = h.TARGETS[target]
-    out = h.BUILD / "out" / f"bisect-{name}"
-    log = h.BUILD / f"logs/bisect-{name}.log"
+    t = TARGETS[target]
+    out = settings().build / "out" / f"bisect-{name}"
+    log = settings().build / f"logs/bisect-{name}.log"
     if not (out / ".config").exists():
-        h.merge_config(tree, out, t, "tinyconfig", frags, log)
+        merge_config(tree, out, t, "tinyconfig", frags, log)
     # What the patched kernel adds (its KUnit suite) exists only from the
     # patch that adds it on: ask again after every patch, olddefconfig
     # drops it until then.
-    patched = {k: v for f in h.with_base([h.ROOT / "kconfig/patched.config"])
-               for k, v in h.parse_fragment(f).items()}
+    patched = {k: v for f in with_base([ROOT / "kconfig/patched.config"])
+               for k, v in parse_fragment(f).items()}
     for opt, val in patched.items():
         if frags[0].name == "base.config":
-            h.sh([tree / "scripts/config", "--file", out / ".config", "--set-val",
-                  opt[len("CONFIG_"):], val], log)
-    h.kmake(tree, out, t, "olddefconfig", log=log)
+            sh([tree / "scripts/config", "--file", out / ".config", "--set-val",
+                opt[len("CONFIG_"):], val], log)
+    kmake(tree, out, t, "olddefconfig", log=log)
     # kmake: with a progress line once a minute
-    r = h.kmake(tree, out, t, goal or os.path.basename(t["image"]), log=log, check=False)
+    r = kmake(tree, out, t, goal or os.path.basename(t["image"]), log=log, check=False)
     return r.returncode == 0, log, out / t["image"]
 
 
@@ -85,18 +93,18 @@ def check_bisect(results, only=None, boot=True, start=None):
     (a patch number, "0018"), the patches before it are applied without being
     built, to resume a run that stopped there."""
     tree = bisect_tree()
-    patches = h.series_patches()
+    patches = series_patches()
     # the harness's kernels as targets.conf configures them (without the
     # patched-only options, which build_at() asks for after each patch)
-    h.first_target_with("bisect")           # a table with none is an error
-    bisect = h.targets_with("bisect")
-    kinds = [(t, t, h.fragments("vanilla", h.TARGETS[t])) for t in bisect]
+    first_target_with("bisect")           # a table with none is an error
+    bisect = targets_with("bisect")
+    kinds = [(t, t, fragments("vanilla", TARGETS[t])) for t in bisect]
     kinds.append((f"{bisect[0]}-nomultiuser", bisect[0],
-                  h.with_base([h.ROOT / "kconfig/nomultiuser.config"])))
+                  with_base([ROOT / "kconfig/nomultiuser.config"])))
     for i, p in enumerate([None] + patches):
         if p is not None:
-            log = h.BUILD / "logs/bisect-am.log"
-            if not h.git_am(tree, p, log):
+            log = settings().build / "logs/bisect-am.log"
+            if not git_am(tree, p, log):
                 results.append((f"bisect: {p.name} applies", "fail", f"see {log}"))
                 return
         label = p.name[:4] if p else "base"
@@ -115,13 +123,13 @@ def check_bisect(results, only=None, boot=True, start=None):
             booted = ""
             if ok and "nomultiuser" not in name and boot:
                 # and boots, passing the whole suite (KUnit once it is there)
-                r = h.boot_suite("bisect", target, image, f"bisect-{label}-{name}", quiet=True)
-                c = h.count(r)
+                r = boot_suite("bisect", target, image, f"bisect-{label}-{name}", quiet=True)
+                c = count(r)
                 fails = [x[0] for x in r if x[1] == "fail"]
                 results.append((f"bisect: {label} boots {name}", "fail" if fails else "pass",
                                 "; ".join(fails[:3])))
                 booted = f", booted: {c['pass']} passed, {c['fail']} failed, {c['skip']} skipped"
-            h.progress(f"bisect: {label} {name}: {'ok' if ok else 'FAILED'}{booted}", t0)
+            progress(f"bisect: {label} {name}: {'ok' if ok else 'FAILED'}{booted}", t0)
 
 
 def enabled(tree, out, obj):
@@ -141,29 +149,29 @@ def enabled(tree, out, obj):
 
 def objects_warnings(kernel, arch, karch, cross, defconfig, w, strict=False):
     """Compile the touched objects of a tree; return (ok, warning lines)."""
-    tree = h.tree_of(kernel)
-    out = h.BUILD / "out" / f"objects-{kernel}-{arch}"
-    log = h.BUILD / f"logs/objects-{kernel}-{arch}-{w or 'plain'}.log"
+    tree = tree_of(kernel)
+    out = settings().build / "out" / f"objects-{kernel}-{arch}"
+    log = settings().build / f"logs/objects-{kernel}-{arch}-{w or 'plain'}.log"
     log.unlink(missing_ok=True)
     t = {"karch": karch, "cross": cross}
     if not (out / ".config").exists():
-        frags = h.with_base([h.ROOT / "kconfig/users.config"])
-        have = h.merge_config(tree, out, t,
-                              defconfig or "defconfig", frags, log)
+        frags = with_base([ROOT / "kconfig/users.config"])
+        have = merge_config(tree, out, t,
+                            defconfig or "defconfig", frags, log)
         ignore = ["CONFIG_GROUPS_KUNIT_TEST"] if kernel == "vanilla" else []
-        dropped = h.dropped_options(have, frags, ignore)
+        dropped = dropped_options(have, frags, ignore)
         if dropped and strict:
             shutil.rmtree(out)
-            raise h.Failure(f"{arch}: users.config options dropped: {', '.join(dropped)}")
+            raise Failure(f"{arch}: users.config options dropped: {', '.join(dropped)}")
         if dropped:     # e.g. UID16 exists only where the architecture has 16-bit ids
             print(f"  note: {arch}: {'; '.join(dropped)}")
-    objs = [o for o in h.touched_objects(h.ensure_patched())
+    objs = [o for o in touched_objects(ensure_patched())
             if (tree / o.replace(".o", ".c")).exists() and enabled(tree, out, o)]
     # Rebuild them every time, so that their warnings are seen.
     for o in objs:
         (out / o).unlink(missing_ok=True)
     extra = {"W=1": ["W=1"], "sparse": ["C=2"], "": []}[w]
-    r = h.kmake(tree, out, t, *extra, *objs, log=log, check=False)
+    r = kmake(tree, out, t, *extra, *objs, log=log, check=False)
     text = log.read_text(errors="replace").splitlines()
     warnings = sorted({re.sub(r"^.*?/(kernel|fs|net|io_uring|security|include|arch)/", r"\1/", x)
                        for x in text if WARN.search(x) and not KCONFIG_WARN.search(x)})
@@ -171,7 +179,7 @@ def objects_warnings(kernel, arch, karch, cross, defconfig, w, strict=False):
 
 
 def check_objects(results, archs):
-    for arch, karch, cross, defconfig, checks in h.COMPILE:
+    for arch, karch, cross, defconfig, checks in COMPILE:
         if arch not in archs:
             continue
         if cross and not shutil.which(cross + "gcc"):
@@ -192,8 +200,8 @@ def check_objects(results, archs):
                 detail = "the vanilla tree fails the same way: " + "; ".join(
                     x for x in warn_v if "error:" in x)[:200]
             results.append((f"objects: {arch} {w or 'build'}", status, detail))
-            h.progress(f"objects: {arch} {w or 'build'}: {len(new)} new warning(s), "
-                       f"{len(warn_v)} in vanilla", start)
+            progress(f"objects: {arch} {w or 'build'}: {len(new)} new warning(s), "
+                     f"{len(warn_v)} in vanilla", start)
 
 
 def check_randstruct(results, seeds=RANDSTRUCT_SEEDS, tree=None):
@@ -201,20 +209,20 @@ def check_randstruct(results, seeds=RANDSTRUCT_SEEDS, tree=None):
     each seed, the plugin is rebuilt with it and the objects that include
     <linux/cred.h> compile, so its static_assert()s on where the storage lies
     hold for that layout."""
-    tree = tree or h.ensure_patched()
-    target = h.first_target_with("randstruct")
-    t = h.TARGETS[target]
-    out = h.BUILD / "out" / f"randstruct-{tree.name}-{target}"
-    log = h.BUILD / f"logs/randstruct-{tree.name}.log"
+    tree = tree or ensure_patched()
+    target = first_target_with("randstruct")
+    t = TARGETS[target]
+    out = settings().build / "out" / f"randstruct-{tree.name}-{target}"
+    log = settings().build / f"logs/randstruct-{tree.name}.log"
     log.unlink(missing_ok=True)
-    frags = h.fragments("patched", t, extra=("randstruct",))
+    frags = fragments("patched", t, extra=("randstruct",))
     start = time.monotonic()
-    have = h.merge_config(tree, out, t, "tinyconfig", frags, log)
-    dropped = h.dropped_options(have, frags, ignore=["CONFIG_GROUPS_KUNIT_TEST"])
+    have = merge_config(tree, out, t, "tinyconfig", frags, log)
+    dropped = dropped_options(have, frags, ignore=["CONFIG_GROUPS_KUNIT_TEST"])
     if dropped:
-        raise h.Failure("randstruct: the plugin cannot be built ("
-                        + "; ".join(dropped) + "): apt-get install gcc-12-plugin-dev")
-    h.kmake(tree, out, t, "prepare", log=log)
+        raise Failure("randstruct: the plugin cannot be built ("
+                      + "; ".join(dropped) + "): apt-get install gcc-12-plugin-dev")
+    kmake(tree, out, t, "prepare", log=log)
     seed_file = out / "scripts/basic/randstruct.seed"
     for seed in seeds:
         # The build drew a seed once; replace it, and the plugin's copy.
@@ -223,7 +231,7 @@ def check_randstruct(results, seeds=RANDSTRUCT_SEEDS, tree=None):
         for o in RANDSTRUCT_OBJECTS:
             (out / o).unlink(missing_ok=True)
         before = log.stat().st_size
-        r = h.kmake(tree, out, t, *RANDSTRUCT_OBJECTS, log=log, check=False)
+        r = kmake(tree, out, t, *RANDSTRUCT_OBJECTS, log=log, check=False)
         used = (out / "scripts/gcc-plugins/randomize_layout_seed.h").read_text()
         with open(log, errors="replace") as f:
             f.seek(before)
@@ -234,20 +242,20 @@ def check_randstruct(results, seeds=RANDSTRUCT_SEEDS, tree=None):
             ok, detail = r.returncode == 0, "; ".join(errors[:2])
         results.append((f"randstruct: seed {seed[:12]}: {tree.name} group_info layout checks",
                         "pass" if ok else "fail", detail))
-        h.progress(f"randstruct: seed {seed[:12]}: {'ok' if ok else 'FAILED'}")
-    h.progress(f"randstruct: {len(seeds)} seeds (log: {log})", start)
+        progress(f"randstruct: seed {seed[:12]}: {'ok' if ok else 'FAILED'}")
+    progress(f"randstruct: {len(seeds)} seeds (log: {log})", start)
 
 
 def proposed_maintainers():
     """The vanilla MAINTAINERS with MAINTAINERS.snippet at its alphabetical place: the
     entry the series proposes without adding it (build/results/MAINTAINERS.proposed)."""
-    snippet = (h.ROOT / "MAINTAINERS.snippet").read_text().strip() + "\n\n"
-    text = (h.tree_of("vanilla") / "MAINTAINERS").read_text()
+    snippet = (ROOT / "MAINTAINERS.snippet").read_text().strip() + "\n\n"
+    text = (tree_of("vanilla") / "MAINTAINERS").read_text()
     name = snippet.splitlines()[0]
     heads = [m for m in re.finditer(r"^([A-Z0-9][^\t:\n]*)\n[A-Z]:\t", text, re.M)
              if m.group(1) > "3C"]   # the sorted entries start after the preamble
     at = next((m.start() for m in heads if m.group(1).upper() > name.upper()), len(text))
-    out = h.BUILD / "results/MAINTAINERS.proposed"
+    out = settings().build / "results/MAINTAINERS.proposed"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text[:at] + snippet + text[at:])
     return out
@@ -258,21 +266,21 @@ def check_maintainers(results):
     tree's own scripts/parse-maintainers.pl finds the vanilla MAINTAINERS plus exactly
     the snippet, in order and at its place, and get_maintainer.pl picks it for the
     files it names."""
-    snippet = (h.ROOT / "MAINTAINERS.snippet").read_text().strip().splitlines()
-    tree = h.tree_of("vanilla")
+    snippet = (ROOT / "MAINTAINERS.snippet").read_text().strip().splitlines()
+    tree = tree_of("vanilla")
     proposed = proposed_maintainers()
     outs = {}
     for name, path in (("vanilla", tree / "MAINTAINERS"), ("proposed", proposed)):
-        outs[name] = h.BUILD / f"results/MAINTAINERS.{name}.parsed"
-        h.sh(["perl", "scripts/parse-maintainers.pl", f"--input={path}",
-              f"--output={outs[name]}"], cwd=tree)
+        outs[name] = settings().build / f"results/MAINTAINERS.{name}.parsed"
+        sh(["perl", "scripts/parse-maintainers.pl", f"--input={path}",
+            f"--output={outs[name]}"], cwd=tree)
     diff = subprocess.run(["diff", outs["vanilla"], outs["proposed"]], capture_output=True,
                           text=True).stdout.splitlines()
     added = [x[2:] for x in diff if x.startswith("> ")]
     removed = [x for x in diff if x.startswith("< ")]
     ok = not removed and [x for x in added if x.strip()] == snippet
     untouched = "MAINTAINERS" not in subprocess.run(
-        ["git", "diff", "--name-only", "base", "HEAD"], cwd=h.tree_of("patched"),
+        ["git", "diff", "--name-only", "base", "HEAD"], cwd=tree_of("patched"),
         capture_output=True, text=True).stdout.split()
     results.append(("MAINTAINERS: the series adds no entry", "pass" if untouched else "fail",
                     "" if untouched else "the series changes MAINTAINERS"))
@@ -283,31 +291,31 @@ def check_maintainers(results):
     missing = []
     for f in files:
         r = subprocess.run(["perl", "scripts/get_maintainer.pl", "--no-git", "--no-git-fallback",
-                            f"--mpath={proposed}", "-f", f], cwd=h.tree_of("patched"),
+                            f"--mpath={proposed}", "-f", f], cwd=tree_of("patched"),
                            capture_output=True, text=True).stdout
         if f"maintainer:{section}" not in r:
             missing.append(f)
     results.append((f"MAINTAINERS: get_maintainer.pl -f finds {section} for its F: entries",
                     "fail" if missing else "pass", ", ".join(missing)))
-    h.progress(f"MAINTAINERS: {'ok' if ok and untouched and not missing else 'FAILED'}")
+    progress(f"MAINTAINERS: {'ok' if ok and untouched and not missing else 'FAILED'}")
 
 
 def cmd_series_check(args):
     t0 = time.monotonic()
-    patches = h.series_patches()
+    patches = series_patches()
     if args.start and not any(p.name.startswith(args.start + "-") for p in patches):
-        raise h.Failure(f"series-check: --from {args.start}: no patch of the series starts "
-                        f"with that number (0001-{len(patches):04d})")
-    results = h.check_checkpatch()
+        raise Failure(f"series-check: --from {args.start}: no patch of the series starts "
+                      f"with that number (0001-{len(patches):04d})")
+    results = check_checkpatch()
     check_maintainers(results)
     check_randstruct(results)
     if not args.skip_bisect:
         check_bisect(results, args.bisect.split(",") if args.bisect else None,
                      boot=not args.no_boot, start=args.start)
     if args.archs != "none":
-        check_objects(results, args.archs.split(",") if args.archs else [a[0] for a in h.COMPILE])
-    print(h.result_lines([r for r in results if r[1] != "pass"]), end="")
-    return h.conclude("series-check", results, t0, need_pass=False)
+        check_objects(results, args.archs.split(",") if args.archs else [a[0] for a in COMPILE])
+    print(result_lines([r for r in results if r[1] != "pass"]), end="")
+    return conclude("series-check", results, t0, need_pass=False)
 
 
 # The cover letter also goes to the people of the code the design touches
@@ -327,9 +335,9 @@ CORE_CC = ["Kees Cook <keescook@chromium.org>", "linux-hardening@vger.kernel.org
 def cmd_randstruct(args):
     """The layout check alone, on build/patched or another tree under build/."""
     t0, results = time.monotonic(), []
-    tree = h.BUILD / args.tree if args.tree != "patched" else None
+    tree = settings().build / args.tree if args.tree != "patched" else None
     check_randstruct(results, randstruct_seeds(args.seeds), tree)
-    return h.conclude("randstruct", results, t0)
+    return conclude("randstruct", results, t0)
 
 
 def get_maintainer(tree, patch, role, file=False):
@@ -342,11 +350,11 @@ def get_maintainer(tree, patch, role, file=False):
 
 def cmd_recipients(args):
     """--to-cmd / --cc-cmd for git send-email: per patch, the union for the cover."""
-    tree = h.ensure_patched()
+    tree = ensure_patched()
     patch = args.patch
     patches = [patch]
     if os.path.basename(patch).startswith("0000-"):
-        patches = [str(p) for p in h.series_patches()]
+        patches = [str(p) for p in series_patches()]
     seen = []
     for p in patches:
         touched = re.findall(r"^\+\+\+ b/(\S+)$", Path(p).read_text(), re.M)
@@ -354,7 +362,7 @@ def cmd_recipients(args):
             seen += [a for a in (CORE_TO if args.role == "to" else CORE_CC) if a not in seen]
         for a in get_maintainer(tree, p, args.role):
             # MAINTAINERS.snippet's placeholder is the sender-to-be
-            if a not in seen and a != h.PLACEHOLDER:
+            if a not in seen and a != PLACEHOLDER:
                 seen.append(a)
     if os.path.basename(patch).startswith("0000-") and args.role == "cc":
         for f in COVER_FILES:
@@ -371,16 +379,16 @@ def cmd_recipients(args):
 
 
 def cmd_send_email(args):
-    tree = h.ensure_patched()
-    me = f"python3 {h.ROOT / 'qemu/upstream.py'} recipients"
-    author = h.sender_identity()
+    tree = ensure_patched()
+    me = f"python3 {ROOT / 'qemu/upstream.py'} recipients"
+    author = sender_identity()
     # The mails as they would go out: from the sender, signed off by them
-    outgoing = h.BUILD / "outgoing"
+    outgoing = settings().build / "outgoing"
     shutil.rmtree(outgoing, ignore_errors=True)
     outgoing.mkdir(parents=True)
     patches = []
-    for p in [h.cover_letter()] + h.series_patches():
-        text = h.sign_as(p.read_text(), author)
+    for p in [cover_letter()] + series_patches():
+        text = sign_as(p.read_text(), author)
         if p.name.startswith("0000-"):
             # format-patch wrote whoever exported it, maybe folded
             text = re.sub(r"^From: .*(?:\n[ \t].*)*$", f"From: {author}", text, count=1,
@@ -390,7 +398,7 @@ def cmd_send_email(args):
     unsigned = [os.path.basename(p) for p in patches[1:]
                 if f"Signed-off-by: {author}" not in Path(p).read_text()]
     if unsigned:
-        raise h.Failure(f"not signed off by {author}: {', '.join(unsigned)}")
+        raise Failure(f"not signed off by {author}: {', '.join(unsigned)}")
     cmd = ["git", "send-email", "--dry-run", "--confirm=never", "--no-validate",
            "--suppress-cc=self", "--thread", "--no-chain-reply-to", f"--from={author}",
            "--smtp-server=/bin/false", f"--to-cmd={me} --role to",
@@ -398,15 +406,15 @@ def cmd_send_email(args):
     # A fresh machine has no git identity: the mails' sender is the author.
     name, email = re.match(r"^(.*?) <(.*)>$", author).groups()
     r = subprocess.run(cmd, cwd=tree, capture_output=True, text=True,
-                       env=dict(os.environ, GIT_CONFIG_NOSYSTEM="1", HOME=str(h.BUILD),
+                       env=dict(os.environ, GIT_CONFIG_NOSYSTEM="1", HOME=str(settings().build),
                                 GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=email,
                                 GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=email))
     out = r.stdout + r.stderr
-    (h.BUILD / "results").mkdir(parents=True, exist_ok=True)
-    (h.BUILD / "results/send-email-dry-run.txt").write_text(out)
+    (settings().build / "results").mkdir(parents=True, exist_ok=True)
+    (settings().build / "results/send-email-dry-run.txt").write_text(out)
     if r.returncode:
         print(out[-3000:])
-        raise h.Failure("git send-email --dry-run failed")
+        raise Failure("git send-email --dry-run failed")
     mails = re.findall(r"^Dry-OK\. Log says:\n(.*?)(?=^Result:|\Z)", out, re.M | re.S)
     print(f"{len(mails)} mails (nothing sent):")
     for m in mails:
@@ -445,7 +453,7 @@ def main():
     p.add_argument("--role", choices=("to", "cc"), default="to")
     p.add_argument("patch")
     p.set_defaults(fn=cmd_recipients)
-    h.dispatch(ap)
+    dispatch(ap)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """bench: the memory check and the targets missed beyond the noise, which
-decide make bench's exit status, and the verdict of a ratio against its
-target.
+decide make bench's exit status.
 """
 
 import io
@@ -37,11 +36,6 @@ class Memory(unittest.TestCase):
 
 
 class Verdicts(unittest.TestCase):
-    def test_within_beyond_or_straddling_the_target(self):
-        self.assertEqual(bench.verdict_of(0.5, 0.6, 0.7), "ok")
-        self.assertEqual(bench.verdict_of(0.8, 0.9, 0.7), "MISS")
-        self.assertEqual(bench.verdict_of(0.6, 0.8, 0.7), "inconclusive")
-
     def test_only_a_miss_beyond_the_noise_fails_the_run(self):
         quiet = io.StringIO()
         with redirect_stdout(quiet):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bench_native as bn  # noqa: E402
-import harness as h  # noqa: E402
+import config  # noqa: E402
 
 
 class InstructionCounts(unittest.TestCase):
@@ -18,7 +18,7 @@ class InstructionCounts(unittest.TestCase):
         calls = 1 << 14
         self.assertEqual(bn.per_call(1000, 1020 + 34.5 * calls, 1020 + 69 * calls, calls),
                          34.5)
-        with self.assertRaises(h.Failure):      # the first calls cost one more each
+        with self.assertRaises(config.Failure):      # the first calls cost one more each
             bn.per_call(1000, 1000 + 35.5 * calls, 1000 + 70 * calls, calls)
 
     def test_targets_absolute_for_inline_lists_ratios_for_the_rest(self):

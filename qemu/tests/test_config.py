@@ -62,16 +62,46 @@ class Table(unittest.TestCase):
         self.assertIn("gcc-hppa-linux-gnu", config.packages(compile_rows=True))
         self.assertNotIn("gcc-hppa-linux-gnu", got)
         # and the kernel source of the base: the Makefile names none
-        self.assertIn(config.SOURCE_PKG, got)
-        self.assertRegex(config.SOURCE_PKG, r"^linux-source-\d")
+        self.assertIn(config.settings().source_pkg, got)
+        self.assertRegex(config.settings().source_pkg, r"^linux-source-\d")
 
     def test_every_check_has_a_target(self):
         for check in config.TARGET_CHECKS:
             self.assertTrue(config.targets_with(check), check)
         self.assertEqual(config.targets_with("kcsan"), ["x86_64"])
         self.assertEqual(config.kmalloc_min("x86_64"), 8)
-        self.assertEqual(config.kmalloc_min("arm64"), {"6.1": 128, "6.12": 8}[config.BASE])
+        self.assertEqual(config.kmalloc_min("arm64"),
+                         {"6.1": 128, "6.12": 8}[config.settings().base])
         self.assertIn(["W=1", "sparse"], [c[4] for c in config.COMPILE])
+
+
+class Settings(unittest.TestCase):
+    def test_the_environment_read_once_into_settings(self):
+        first = next(iter(config.BASES))
+        s = config.from_environment({})
+        self.assertEqual(s, config.default_settings())
+        self.assertEqual((s.base, s.test_timeout), (first, 600))
+        self.assertEqual(s.tarball, Path(f"/usr/src/{s.source_pkg}.tar.xz"))
+        s = config.from_environment({"BASE": "6.12", "TEST_TIMEOUT": "30", "BUILD": "/b"})
+        self.assertEqual((s.base, s.build, s.test_timeout), ("6.12", Path("/b"), 30))
+        self.assertEqual(s.build, Path("/b"))
+        self.assertEqual(config.from_environment({"BASE": "6.12"}).build,
+                         config.ROOT / "build/6.12")
+        for env, why in (({"BASE": "6.2"}, "unknown base '6.2': BASE takes 6.1, 6.12"),
+                         ({"TEST_TIMEOUT": "abc"}, "not 'abc'"),
+                         ({"TEST_TIMEOUT": "0"}, "not '0'"),
+                         ({"TEST_TIMEOUT": "-5"}, "not '-5'")):
+            with self.assertRaises(config.Failure) as e:
+                config.from_environment(env)
+            self.assertIn(why, str(e.exception))
+
+    def test_using_changes_the_run_s_settings_within_a_block(self):
+        before = config.settings()
+        with config.using(build=Path("/scratch")):
+            self.assertEqual(config.settings().build, Path("/scratch"))
+            self.assertEqual(config.settings().base, before.base)
+            self.assertEqual(config.results_of("job"), Path("/scratch/results/job"))
+        self.assertIs(config.settings(), before)
 
 
 class Commands(unittest.TestCase):

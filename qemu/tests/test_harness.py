@@ -3,13 +3,35 @@
 """
 
 import argparse
+import os
+import subprocess
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import harness as h  # noqa: E402
+
+QEMU = Path(__file__).resolve().parent.parent
+
+# Each entry script with a command line that would start work
+ENTRY_SCRIPTS = {"harness.py": ["packages"], "nfs.py": ["check"], "robust.py": ["check-kcsan"],
+                 "upstream.py": ["randstruct"], "kunit_tool.py": [], "bench.py": [],
+                 "bench_frag.py": [], "bench_native.py": []}
+
+
+def run_script(script, argv, input=None, **env):
+    """An entry script run with env added to an environment in which no
+    program can be found and the build directory is a scratch one: if it
+    does not refuse its arguments, it fails at its first command."""
+    with tempfile.TemporaryDirectory() as d:
+        full = {k: v for k, v in os.environ.items() if k not in ("BASE", "BUILD", "TEST_TIMEOUT")}
+        full.update(PATH=str(Path(d) / "nothing"), BUILD=d, **env)
+        return subprocess.run([sys.executable, str(QEMU / script), *argv], env=full,
+                              input=input, capture_output=True, text=True, timeout=60)
+
 
 class Arguments(unittest.TestCase):
     def test_unknown_names_and_missing_tools_are_one_line(self):
@@ -29,6 +51,55 @@ class Arguments(unittest.TestCase):
         for want in ("make deps", "qemu-system-arm", "gcc-aarch64-linux-gnu",
                      "gcc-arm-linux-gnueabihf"):
             self.assertIn(want, msg)
+
+    def test_every_entry_script_refuses_an_unknown_base(self):
+        for script, argv in ENTRY_SCRIPTS.items():
+            with self.subTest(script=script):
+                r = run_script(script, argv, BASE="nosuch")
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertEqual(r.stdout, "")
+                self.assertEqual(r.stderr,
+                                 "error: unknown base 'nosuch': BASE takes 6.1, 6.12\n")
+
+    def test_a_bad_test_timeout_breaks_no_import_and_is_refused_once(self):
+        modules = sorted(p.stem for p in QEMU.glob("*.py"))
+        r = subprocess.run([sys.executable, "-c", f"import {', '.join(modules)}"], cwd=QEMU,
+                           env=dict(os.environ, TEST_TIMEOUT="abc"), capture_output=True,
+                           text=True, timeout=60)
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        for script, argv in ENTRY_SCRIPTS.items():
+            with self.subTest(script=script):
+                r = run_script(script, argv, TEST_TIMEOUT="abc")
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertEqual(r.stdout, "")
+                self.assertEqual(r.stderr, "error: TEST_TIMEOUT is a whole number of seconds "
+                                 "a test program may take, not 'abc'\n")
+
+
+class Parse(unittest.TestCase):
+    def test_a_saved_console_log_is_judged_again(self):
+        data = QEMU / "testdata"
+        r = run_script("harness.py", ["parse", "--kunit", str(data / "kunit-failure.log")])
+        self.assertEqual((r.returncode, r.stderr), (1, ""))
+        fails = [x for x in r.stdout.splitlines() if x.startswith("fail")]
+        self.assertEqual(fails, ["fail kunit-failure/kunit/groups/groups_test_sort/n=1023"])
+        self.assertTrue(r.stdout.endswith("\n32 passed, 1 failed, 1 skipped\n"), r.stdout)
+        with tempfile.TemporaryDirectory() as d:
+            log = Path(d, "patched-x86_64", "console.log")
+            log.parent.mkdir()
+            log.write_bytes((data / "pass.log").read_bytes().replace(b"\n", b"\r\n"))
+            r = run_script("harness.py", ["parse", "--kunit", str(log)])
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertIn("pass patched-x86_64/kunit/groups suite reported\n", r.stdout)
+        self.assertTrue(r.stdout.endswith("\n33 passed, 0 failed, 1 skipped\n"), r.stdout)
+        r = run_script("harness.py", ["parse", "--kunit", "--job", "t", "-"],
+                       input=(data / "panic.log").read_text())
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("fail t/boot  # kernel problem in the console log: [    3.120551] "
+                      "Kernel panic - not syncing: corrupted group_info list\n", r.stdout)
+        r = run_script("harness.py", ["parse", str(data / "no-such.log")])
+        self.assertEqual((r.returncode, r.stderr), (2, f"error: no console log "
+                                                       f"{data / 'no-such.log'}\n"))
 
 
 if __name__ == "__main__":

@@ -35,10 +35,11 @@ class Kernels(unittest.TestCase):
             self.assertEqual(kbuild.dropped_options({}, [a], ignore=["CONFIG_A", "CONFIG_B"]),
                              [])
             # a base's own options for a fragment follow it
-            (Path(d) / config.BASE).mkdir()
+            base = config.settings().base
+            (Path(d) / base).mkdir()
             self.assertEqual(kbuild.with_base([a, b]), [a, b])
-            (Path(d) / config.BASE / "a.config").write_text("CONFIG_A=n\n")
-            self.assertEqual(kbuild.with_base([a, b]), [a, Path(d) / config.BASE / "a.config", b])
+            (Path(d) / base / "a.config").write_text("CONFIG_A=n\n")
+            self.assertEqual(kbuild.with_base([a, b]), [a, Path(d) / base / "a.config", b])
 
 
 if __name__ == "__main__":

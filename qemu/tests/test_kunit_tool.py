@@ -42,7 +42,7 @@ class Verdict(unittest.TestCase):
         self.assertEqual(kunit_tool.verdict(
             "Building KUnit Kernel ...\nStarting KUnit Kernel (1/1)...\nerror: x\n", 1)[0],
             "fail")
-        with self.assertRaises(kunit_tool.h.Failure):
+        with self.assertRaises(kunit_tool.Failure):
             kunit_tool.verdict("Traceback: no space left on device\n", 1)
 
     def test_a_kasan_report_fails_a_run_whose_tests_passed(self):
@@ -74,13 +74,13 @@ class Command(unittest.TestCase):
     def test_no_arch_given_means_x86_64_and_arm64(self):
         """make kunit passes no architecture unless KUNIT_ARCHS is set"""
         args = kunit_tool.parser().parse_args([])
-        with mock.patch.object(kunit_tool.h, "ensure_patched", side_effect=StopIteration):
+        with mock.patch.object(kunit_tool, "ensure_patched", side_effect=StopIteration):
             with self.assertRaises(StopIteration):
                 args.fn(args)
         self.assertEqual(args.archs, ["x86_64", "arm64"])
         self.assertEqual(kunit_tool.parser().parse_args(["um"]).archs, ["um"])
         bad = kunit_tool.parser().parse_args(["riscv"])
-        with self.assertRaises(kunit_tool.h.Failure):
+        with self.assertRaises(kunit_tool.Failure):
             bad.fn(bad)
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import config  # noqa: E402
 import nfs  # noqa: E402
 
 
@@ -89,7 +90,7 @@ def boot(rate=1000.0, groups_alloc=0.0, stalls=0):
 class Report(unittest.TestCase):
     def report(self, runs):
         with tempfile.TemporaryDirectory() as d, mock.patch("builtins.print"), \
-                mock.patch.object(nfs, "BUILD", Path(d)):
+                config.using(build=Path(d)):
             status = nfs.report("x86_64", list(runs), runs)
             return status, (Path(d) / "bench/nfs-x86_64/table.md").read_text()
 

@@ -5,6 +5,7 @@
 import sys
 import unittest
 from pathlib import Path
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import parser  # noqa: E402
@@ -43,6 +44,15 @@ class ConsoleLogs(unittest.TestCase):
         outcome, results = parse("kunit-failure.log")
         self.assertEqual(outcome, "ok")
         self.assertEqual(list(fails(results)), ["t/kunit/groups/groups_test_sort/n=1023"])
+
+    def test_a_later_suite_s_own_failure_counts(self):
+        # groups fails in a case (its summary line is not counted again);
+        # the console dropped the line of ksmbd_user's failing case: only
+        # the suite's own "not ok" says it failed
+        outcome, results = parse("kunit-later-suite-failure.log")
+        self.assertEqual(outcome, "ok")
+        self.assertEqual(list(fails(results)), ["t/kunit/groups/groups_test_sort/n=1023",
+                                                "t/kunit/ksmbd_user"])
 
     def test_panic(self):
         outcome, results = parse("panic.log")
@@ -84,6 +94,29 @@ class ConsoleLogs(unittest.TestCase):
                              ["t/kunit/groups suite reported"])
             # the bisect kernels before the suite's patch have none: no failure
             self.assertEqual(fails(parser.analyse(log, outcome, "t", kunit=False)), {})
+
+
+class Reading(unittest.TestCase):
+    def test_a_boot_s_console_is_read_once(self):
+        lines = (DATA / "kunit-failure.log").read_text().splitlines()
+        feed, problem = parser.Segments.feed, parser.kernel_problem
+        with mock.patch.object(parser.Segments, "feed", autospec=True,
+                               side_effect=feed) as fed, \
+                mock.patch.object(parser, "kernel_problem", side_effect=problem) as looked:
+            console = parser.Console()
+            for line in lines:
+                console.feed(line)
+            outcome = console.outcome()
+            results = parser.analyse(console, outcome, "t", kunit=True)
+        self.assertEqual((fed.call_count, looked.call_count), (len(lines), len(lines)))
+        self.assertEqual(console, lines)
+        self.assertEqual((outcome, results), parse("kunit-failure.log"))
+
+    def test_a_saved_log_splits_as_the_boot_did(self):
+        console = parser.read_log("a\r\nb\x0cc\n# harness: done\n")
+        self.assertEqual(console, ["a", "b\x0cc", "# harness: done"])
+        self.assertTrue(console.done)
+        self.assertEqual(parser.read_log("a\npartial"), ["a", "partial"])
 
 
 class Markers(unittest.TestCase):

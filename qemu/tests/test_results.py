@@ -9,13 +9,14 @@ from pathlib import Path
 from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import config  # noqa: E402
 import results  # noqa: E402
 
 class ExitPolicy(unittest.TestCase):
     def test_any_failure_or_nothing_passed_is_non_zero(self):
         p, f, s = ("a", "pass", ""), ("b", "fail", "why"), ("c", "skip", "no 16-bit calls")
         with tempfile.TemporaryDirectory() as d, \
-                mock.patch.object(results, "BUILD", Path(d)), mock.patch("builtins.print"):
+                config.using(build=Path(d)), mock.patch("builtins.print"):
             self.assertEqual(results.conclude("t", [p, s], 0), 0)
             self.assertEqual(results.conclude("t", [p, f], 0), 1)
             self.assertEqual(results.conclude("t", [s], 0), 1)         # nothing passed

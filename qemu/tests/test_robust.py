@@ -16,7 +16,7 @@ class MutantChecks(unittest.TestCase):
     def checks_of(self, header):
         with tempfile.TemporaryDirectory() as d:
             (Path(d) / "m.patch").write_text(header + "\n--- a/x\n+++ b/x\n")
-            with mock.patch.object(robust.h, "MUTANTS", Path(d)):
+            with mock.patch.object(robust, "MUTANTS", Path(d)):
                 return robust.mutant_checks("m")
 
     def test_a_checks_line_names_them(self):

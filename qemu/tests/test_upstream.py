@@ -14,6 +14,7 @@ from types import SimpleNamespace
 from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import config  # noqa: E402
 import upstream  # noqa: E402
 
 PREAMBLE = "List of maintainers\n===================\n\n3C59X NETWORK DRIVER\nM:\tA <a@x.org>\n\n"
@@ -39,11 +40,11 @@ class Objects(unittest.TestCase):
         results = []
         row = [("mips", "mips", "mips-linux-gnu-", None, [])]
         per = {"patched": patched, "vanilla": vanilla}
-        with mock.patch.object(upstream.h, "COMPILE", row), \
+        with mock.patch.object(upstream, "COMPILE", row), \
              mock.patch.object(upstream.shutil, "which", return_value="/usr/bin/gcc"), \
              mock.patch.object(upstream, "objects_warnings",
                                side_effect=lambda kernel, *a: per[kernel]), \
-             mock.patch.object(upstream.h, "progress"):
+             mock.patch.object(upstream, "progress"):
             upstream.check_objects(results, ["mips"])
         self.assertEqual(len(results), 1)
         return results[0][1]
@@ -65,10 +66,10 @@ class Objects(unittest.TestCase):
             out.mkdir(parents=True)
             (out / ".config").write_text("CONFIG_X=y\n")
             calls = []
-            with mock.patch.object(upstream.h, "BUILD", Path(d)), \
-                 mock.patch.object(upstream.h, "kmake", side_effect=lambda *a, **kw:
+            with config.using(build=Path(d)), \
+                 mock.patch.object(upstream, "kmake", side_effect=lambda *a, **kw:
                                    calls.append((a[3:], kw)) or mock.Mock(returncode=2)), \
-                 mock.patch.object(upstream.h, "sh"):
+                 mock.patch.object(upstream, "sh"):
                 ok, log, image = upstream.build_at(Path(d), "x86_64", "x86_64",
                                                    [Path("kconfig/base.config")])
         self.assertFalse(ok)
@@ -87,9 +88,9 @@ class Maintainers(unittest.TestCase):
                 "CREDENTIALS: SUPPLEMENTARY GROUPS\nM:\tX <x@y.org>\nF:\tkernel/groups.c\n")
             (tree / "MAINTAINERS").write_text(
                 PREAMBLE + "CPU IDLE\nM:\tB <b@x.org>\n\nCRYPTO API\nM:\tC <c@x.org>\n")
-            with mock.patch.object(upstream.h, "ROOT", root), \
-                 mock.patch.object(upstream.h, "BUILD", build), \
-                 mock.patch.object(upstream.h, "tree_of", return_value=tree):
+            with mock.patch.object(upstream, "ROOT", root), \
+                 config.using(build=build), \
+                 mock.patch.object(upstream, "tree_of", return_value=tree):
                 text = upstream.proposed_maintainers().read_text()
         self.assertLess(text.index("CPU IDLE"), text.index("CREDENTIALS: SUPPLEMENTARY"))
         self.assertLess(text.index("CREDENTIALS: SUPPLEMENTARY"), text.index("CRYPTO API"))
@@ -105,7 +106,7 @@ class Recipients(unittest.TestCase):
             patch.write_text("From: Ada Lovelace <ada@kernel.org>\n\n"
                              + "".join(f"--- a/{f}\n+++ b/{f}\n" for f in touched))
             out = io.StringIO()
-            with mock.patch.object(upstream.h, "ensure_patched", return_value=Path(d)), \
+            with mock.patch.object(upstream, "ensure_patched", return_value=Path(d)), \
                  mock.patch.object(upstream, "get_maintainer", return_value=found), \
                  redirect_stdout(out):
                 upstream.cmd_recipients(SimpleNamespace(patch=str(patch), role=role))
@@ -116,7 +117,7 @@ class Recipients(unittest.TestCase):
         to = self.recipients(["kernel/groups.c", "include/linux/cred.h"], "to", [doc])
         self.assertEqual(to[:2], upstream.CORE_TO)
         self.assertIn(doc, to)
-        cc = self.recipients(["kernel/uid16.c"], "cc", [upstream.h.PLACEHOLDER])
+        cc = self.recipients(["kernel/uid16.c"], "cc", [upstream.PLACEHOLDER])
         self.assertEqual(cc, upstream.CORE_CC)      # the snippet's placeholder is dropped
 
     def test_other_patches_go_to_their_maintainers_only(self):
@@ -130,6 +131,14 @@ class Recipients(unittest.TestCase):
 
 class Seeds(unittest.TestCase):
     def test_seeds_are_fixed_distinct_and_whole(self):
+        # the seeds every series-check has used since the check began: a
+        # failure must be reproducible with the seed its report names
+        self.assertEqual(upstream.RANDSTRUCT_SEEDS, [
+            "ba252db7eaa35c4695f85c1b0e6a6b2fb1da1b80fa0bf1c66b242b94d9b5b8f0",
+            "9dd4a3172e49f64cde62241843f6322529a1c8d3c3740f8e9e453bc670d7ebdf",
+            "673d81621f7d15fc1a0ec76294f67bdbc2b0ad84432dbc51a8065611d2788ebc",
+            "c8d5df4d7f534005ede33ca8ac147b3af0caa2949f8bc9c001d1c96154c48a38",
+            "3c1443ba758e9739a2a417d880e31ff555e69e01377be56f9936927c26f03b4c"])
         seeds = upstream.randstruct_seeds(10)
         self.assertEqual(seeds[:5], upstream.RANDSTRUCT_SEEDS)
         self.assertEqual(len(set(seeds)), 10)
