@@ -313,9 +313,11 @@ def memory_table(target, runs, page):
     for n in ns:
         cells, check = [], []
         for k in kernels:
-            cells += [cell(k, "mem_measured", n), f"{slub.mem_computed(k, n, page, kmin):,}"]
+            computed = slub.mem_computed(k, n, page, kmin, settings().paged_cache)
+            cells += [cell(k, "mem_measured", n), f"{computed:,}"]
             if k not in silent:
-                f, nt, ch = memory_rounds(runs[k], k, n, page, slub.layout(k, n, page, kmin))
+                f, nt, ch = memory_rounds(runs[k], k, n, page,
+                                          slub.layout(k, n, page, kmin, settings().paged_cache))
                 failures += f
                 notes += nt
                 check += ch

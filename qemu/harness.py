@@ -173,7 +173,7 @@ def main():
     p.set_defaults(fn=cmd_prepare)
     p = sub.add_parser("export", help="format-patch a tree's commits back into the repository")
     p.add_argument("--tree", help="default: build/patched")
-    p.add_argument("--prefix", default="PATCH v3")
+    p.add_argument("--prefix", default="PATCH v4")
     p.add_argument("--keep-author", action="store_true",
                    help="keep the commits' authors and sign-offs (working copies, not for sending)")
     p.set_defaults(fn=cmd_export)
