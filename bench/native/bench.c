@@ -34,6 +34,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define BENCH_FLUSH	1
+#endif
 
 #include "bench_api.h"
 #include "../../robust/guest.h"
@@ -63,18 +68,75 @@ static int may_allocate(void)
 	return 1;
 }
 
+/*
+ * The flushed lookups' lists live in an arena laid out as the kernel's
+ * direct map is: one huge-page-mapped region; order-0 pages handed out in
+ * a scattered order from its upper half; slab objects and a kvmalloc()ed
+ * array (kmalloc() above a page: contiguous) carved in order from its
+ * lower half.  Every piece handed out is noted, so that the list's memory
+ * can be flushed from the cache before each lookup.
+ */
+#define ARENA_BYTES	(512ul << 20)
+#define ARENA_MAX_PIECES	1024
+
+static struct {
+	char *base;
+	size_t next;			/* lower half: the next free byte */
+	uint32_t *pages;		/* upper half: free page numbers, shuffled */
+	unsigned int npages, used;
+	int on;				/* allocations come from the arena */
+	unsigned int npieces;
+	struct { char *p; size_t size; } piece[ARENA_MAX_PIECES];
+} arena;
+
+static int in_arena(const void *p)
+{
+	return arena.base && (const char *)p >= arena.base &&
+	       (const char *)p < arena.base + ARENA_BYTES;
+}
+
+static void *arena_take(size_t size, size_t align, int page)
+{
+	char *p;
+
+	if (page) {
+		if (arena.used == arena.npages)
+			return NULL;
+		p = arena.base + ARENA_BYTES / 2 + (size_t)arena.pages[arena.used++] * 4096;
+	} else {
+		arena.next = (arena.next + align - 1) & ~(align - 1);
+		if (arena.next + size > ARENA_BYTES / 2)
+			return NULL;
+		p = arena.base + arena.next;
+		arena.next += size;
+	}
+	if (arena.npieces < ARENA_MAX_PIECES) {
+		arena.piece[arena.npieces].p = p;
+		arena.piece[arena.npieces++].size = size;
+	}
+	return p;
+}
+
 void *bench_kmalloc(unsigned long size, int zero)
 {
+	void *p;
+
 	if (!may_allocate())
 		return NULL;
 	if (!size)
 		return (void *)16;		/* ZERO_SIZE_PTR */
+	if (arena.on) {
+		p = arena_take(size, size > 4096 ? 4096 : 64, 0);
+		if (p && zero)
+			memset(p, 0, size);
+		return p;
+	}
 	return zero ? calloc(1, size) : malloc(size);
 }
 
 void bench_kfree(const void *p)
 {
-	if ((uintptr_t)p > 16)
+	if ((uintptr_t)p > 16 && !in_arena(p))
 		free((void *)p);
 }
 
@@ -85,7 +147,10 @@ unsigned long bench_get_free_pages(unsigned int order, int zero)
 
 	if (!may_allocate())
 		return 0;
-	p = aligned_alloc(4096, size);
+	if (arena.on)
+		p = order ? arena_take(size, 4096, 0) : arena_take(4096, 4096, 1);
+	else
+		p = aligned_alloc(4096, size);
 	if (p && zero)
 		memset(p, 0, size);
 	return (unsigned long)p;
@@ -93,7 +158,8 @@ unsigned long bench_get_free_pages(unsigned int order, int zero)
 
 void bench_free_pages(unsigned long addr, unsigned int order)
 {
-	free((void *)addr);
+	if (!in_arena((void *)addr))
+		free((void *)addr);
 }
 
 unsigned long bench_copy_user(void *to, const void *from, unsigned long n)
@@ -379,6 +445,118 @@ static void lookups_cold(unsigned int n)
 	free(qgid);
 	free(qhit);
 }
+
+/* ------------------------------------------------- lookups from flushed memory */
+
+#ifdef BENCH_FLUSH
+#define FLUSH_LEN	2000
+#define FLUSH_REPEATS	5
+
+static double tsc_per_ns;
+
+static void arena_setup(void)
+{
+	char *m = mmap(NULL, ARENA_BYTES + (2ul << 20), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned int i;
+	uint64_t c0;
+	double t0;
+
+	if (m == MAP_FAILED)
+		fail("no memory for the arena");
+	arena.base = (char *)(((uintptr_t)m + (2ul << 20) - 1) & ~((2ul << 20) - 1));
+	madvise(arena.base, ARENA_BYTES, MADV_HUGEPAGE);
+	memset(arena.base, 0, ARENA_BYTES);	/* fault it in, in huge pages */
+	arena.npages = ARENA_BYTES / 2 / 4096;
+	arena.pages = xmalloc(arena.npages * 4);
+	for (i = 0; i < arena.npages; i++)
+		arena.pages[i] = i;
+	reseed("arena", 0, 0);
+	rng_shuffle(&rng, (gid_t *)arena.pages, arena.npages);
+	t0 = now_ns();
+	c0 = __rdtsc();
+	while (now_ns() - t0 < 50e6)
+		;
+	tsc_per_ns = (__rdtsc() - c0) / (now_ns() - t0);
+}
+
+/* Every cache line of the list's memory out of every cache, then one lookup */
+static int flushed_lookup(const struct group_info *gi, uint32_t gid, double *ns)
+{
+	unsigned int a, c;
+	uint64_t t0, t1;
+	size_t off;
+	int ret;
+
+	for (a = 0; a < arena.npieces; a++)
+		for (off = 0; off < arena.piece[a].size; off += 64)
+			_mm_clflush(arena.piece[a].p + off);
+	_mm_mfence();
+	t0 = __rdtscp(&c);
+	_mm_lfence();
+	ret = bench_groups_search(gi, gid);
+	t1 = __rdtscp(&c);
+	_mm_lfence();
+	*ns += (t1 - t0) / tsc_per_ns;
+	return ret;
+}
+
+/*
+ * One list in the arena, its memory flushed before each lookup of a random
+ * member or a miss: what a lookup costs when nothing of the list is cached,
+ * with the kernel's layout of the memory.
+ */
+static void lookups_flushed(unsigned int n)
+{
+	uint32_t *sorted = xmalloc(n * 4), *shuffled = xmalloc(n * 4);
+	struct group_info *gi;
+	double t[FLUSH_REPEATS];
+	char metric[64];
+	unsigned int i, r, wrong;
+	int kind;
+
+	if (!wanted("search_flush_"))
+		return;
+	if (!arena.base)
+		arena_setup();
+	reseed("flush", n, 0);
+	make_members(sorted, n);
+	memcpy(shuffled, sorted, n * 4);
+	rng_shuffle(&rng, shuffled, n);
+	arena.next = arena.used = arena.npieces = 0;
+	rng_shuffle(&rng, (gid_t *)arena.pages, arena.npages);
+	arena.on = 1;
+	gi = make_list(shuffled, n);
+	arena.on = 0;
+	if (arena.npieces == ARENA_MAX_PIECES)
+		fail("flush N=%u: more pieces than the arena notes", n);
+	check_list(gi, sorted, n, "flush set");
+	for (kind = RANDOM; kind <= MISS; kind++) {
+		snprintf(metric, sizeof(metric), "search_flush_%s", kinds[kind]);
+		if (!wanted(metric))
+			continue;
+		for (r = 0; r < FLUSH_REPEATS; r++) {
+			reseed(metric, n, r);
+			t[r] = 0;
+			wrong = 0;
+			for (i = 0; i < FLUSH_LEN; i++)
+				wrong += flushed_lookup(gi, sorted[pick(kind, n)] + (kind == MISS),
+							&t[r]) != (kind != MISS);
+			if (wrong)
+				fail("%s N=%u: %u lookups wrong", metric, n, wrong);
+			t[r] /= FLUSH_LEN;
+		}
+		result(metric, n, median(t, FLUSH_REPEATS));
+	}
+	bench_groups_free(gi);
+	free(sorted);
+	free(shuffled);
+}
+#else
+static void lookups_flushed(unsigned int n)
+{
+}
+#endif
 
 /* ------------------------------------------------------------------ sorting */
 
@@ -667,6 +845,8 @@ static void measure_all(void)
 		alloc_and_copies(sizes[i]);
 	for (i = 0; i < NSIZES; i++)
 		lookups_cold(sizes[i]);
+	for (i = 0; i < NSIZES; i++)
+		lookups_flushed(sizes[i]);
 }
 
 int main(int argc, char **argv)
