@@ -23,8 +23,10 @@ class InstructionCounts(unittest.TestCase):
 
     def test_targets_absolute_for_inline_lists_ratios_for_the_rest(self):
         counts = {"vanilla": {("search", 8): 60.0, ("search", 1023): 100.0,
+                              ("search", 10000): 150.0,
                               ("to_user", 0): 20.0, ("to_user", 1): 40.0},
-                  "patched": {("search", 8): 61.5, ("search", 1023): 110.0,
+                  "patched": {("search", 8): 61.5, ("search", 1023): 150.0,
+                              ("search", 10000): 172.5,
                               ("to_user", 0): 40.0, ("to_user", 1): 42.5}}
         md, misses = bn.icount_report(counts)
         self.assertEqual(misses, ["search N=8", "to_user N=1"])
@@ -32,7 +34,8 @@ class InstructionCounts(unittest.TestCase):
         rows = {tuple(c[:2]): c[2:] for c in cells[1:]}
         self.assertEqual(rows[("search", "8")],
                          ["60.0", "61.5", "+1.5", "1.025", "<= vanilla + 1", "MISS"])
-        self.assertEqual(rows[("search", "1023")][-2:], ["<= 1.1", "ok"])
+        self.assertEqual(rows[("search", "1023")][-2:], ["", ""])   # no target there
+        self.assertEqual(rows[("search", "10000")][-2:], ["<= 1.15", "ok"])
         self.assertEqual(rows[("to_user", "0")][-2:], ["", ""])     # no target at 0
         self.assertEqual(rows[("to_user", "1")][-2:], ["<= 1.05", "MISS"])
         self.assertEqual(md[-1], "Instruction targets missed: search N=8, to_user N=1")
