@@ -26,7 +26,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from config import Failure, ROOT, TARGETS, first_target_with, progress, settings, shown
+from config import Failure, MUTANTS, ROOT, TARGETS, first_target_with, progress, settings, shown
 from guest import boot_suite
 from kbuild import ensure_config, kmake
 from results import conclude
@@ -330,6 +330,32 @@ def verdict_of(m, verdict, why, explain):
     if explained(explain, m):
         return name, "skip", f"survives, equivalent: {explained(explain, m)}"
     return name, "fail", "survives: no test catches it"
+
+
+def cmd_patches(names):
+    """Mutants of robust/mutants/, by name, against KUnit on UML with KASAN in the
+    mutants tree, built incrementally: the quick way to show a new KUnit test
+    failing on a broken variant."""
+    t0 = time.monotonic()
+    tree = mutants_tree()
+    base, why = run_kunit(tree, settings().build / "logs/mutants-base.log")
+    if base != "pass":
+        raise Failure(f"check-mutants: the unmutated series fails KUnit: {why}")
+    results = []
+    for name in names:
+        start, log = time.monotonic(), settings().build / f"logs/mutant-{name}-kunit.log"
+        subprocess.run(["git", "apply", str(MUTANTS / f"{name}.patch")], cwd=tree, check=True)
+        try:
+            state, why = run_kunit(tree, log)
+        finally:
+            subprocess.run(["git", "checkout", "-q", "-f", "HEAD", "--", "."], cwd=tree,
+                           check=True)
+        caught = state == "fail"
+        results.append((f"mutant {name} is caught by KUnit", "pass" if caught else "fail",
+                        f"{len(why)} failed, e.g. {why[0]}" if caught else
+                        f"not caught ({state}{': ' + str(why) if why else ''})"))
+        progress(f"check-mutants: {name}: {results[-1][2]}", start)
+    return conclude("check-mutants-kunit", results, t0)
 
 
 def cmd_fast(limit, suite_limit, only=()):

@@ -210,6 +210,8 @@ def mutant_checks(name):
 
 
 def cmd_mutants(args):
+    if args.fast and args.names and all((MUTANTS / f"{n}.patch").exists() for n in args.names):
+        return mutate.cmd_patches(args.names)
     if args.fast:
         return mutate.cmd_fast(args.limit, args.suite_limit, args.names)
     t0 = time.monotonic()
