@@ -5,6 +5,7 @@
 import sys
 import unittest
 from pathlib import Path
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import mutate  # noqa: E402
@@ -127,6 +128,39 @@ class Mutants(unittest.TestCase):
         self.assertEqual(sorted((m["function"], m["rule"]) for m in got),
                          [(f, r) for f in "abc" for r in ("cmp", "drop")])
         self.assertEqual(len(mutate.pick(ms, 0)), len(ms))
+
+
+class Patches(unittest.TestCase):
+    """FAST=1 MUTANTS=name: a mutant of robust/mutants/ is caught only when KUnit fails
+    with it, and the tree is put back after each one."""
+
+    def run_with(self, states):
+        calls = []
+
+        def kunit(tree, log):
+            return states.pop(0)
+
+        def sh(cmd, cwd=None, check=None):
+            calls.append(cmd[:3])
+            return mock.Mock(returncode=0)
+        with mock.patch.object(mutate, "mutants_tree", return_value=Path("/nonexistent")), \
+             mock.patch.object(mutate, "run_kunit", side_effect=kunit), \
+             mock.patch.object(mutate.subprocess, "run", side_effect=sh), \
+             mock.patch.object(mutate, "conclude", side_effect=lambda job, r, t0: r), \
+             mock.patch.object(mutate, "progress"):
+            return mutate.cmd_patches(["a", "b", "c"]), calls
+
+    def test_caught_only_by_failing_tests(self):
+        results, calls = self.run_with([("pass", []), ("fail", ["t/kunit/groups/x"]),
+                                        ("pass", []), ("build", "does not build")])
+        self.assertEqual([r[1] for r in results], ["pass", "fail", "fail"])
+        self.assertIn("1 failed, e.g. t/kunit/groups/x", results[0][2])
+        self.assertIn("not caught (build", results[2][2])
+        self.assertEqual([c[:2] for c in calls], [["git", "apply"], ["git", "checkout"]] * 3)
+
+    def test_a_failing_baseline_stops_the_run(self):
+        with self.assertRaises(mutate.Failure):
+            self.run_with([("fail", ["t/kunit/groups/y"])])
 
 
 if __name__ == "__main__":
