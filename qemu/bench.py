@@ -313,11 +313,10 @@ def memory_table(target, runs, page):
     for n in ns:
         cells, check = [], []
         for k in kernels:
-            computed = slub.mem_computed(k, n, page, kmin, settings().paged_cache)
+            computed = slub.mem_computed(k, n, page, kmin)
             cells += [cell(k, "mem_measured", n), f"{computed:,}"]
             if k not in silent:
-                f, nt, ch = memory_rounds(runs[k], k, n, page,
-                                          slub.layout(k, n, page, kmin, settings().paged_cache))
+                f, nt, ch = memory_rounds(runs[k], k, n, page, slub.layout(k, n, page, kmin))
                 failures += f
                 notes += nt
                 check += ch

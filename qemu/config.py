@@ -141,7 +141,7 @@ ROW_FIELDS = {
               "checks bootargs",
     "abi": "name debian cc libc flags",
     "compile": "name karch cross defconfig checks",
-    "base": "name package series build before-pages paged-cache",
+    "base": "name package series build before-pages",
 }
 
 
@@ -172,7 +172,7 @@ def load_table(text=None):
         elif f[0] == "base":
             bases[f[1]] = {"package": f[2], "series": ROOT if f[3] == "." else ROOT / f[3],
                            "build": ROOT / ("build" if f[4] == "." else f[4]),
-                           "before_pages": f[5], "paged_cache": f[6]}
+                           "before_pages": f[5]}
     for name, t in targets.items():
         for abi in t["abis"]:
             if abi not in abis:
@@ -279,13 +279,6 @@ class Settings:
     def before_pages(self):
         """the last patch before the storage moves to pages"""
         return BASES[self.base]["before_pages"]
-
-    @property
-    def paged_cache(self):
-        """how the base keeps the group_info cache from being merged: "ctor" (a
-        constructor, which puts SLUB's free pointer after the object) or
-        "nomerge" (SLAB_NO_MERGE)"""
-        return BASES[self.base]["paged_cache"]
 
 
 def default_settings(base=None):

@@ -47,27 +47,28 @@ def kmalloc_bytes(size, page, kmin):
     return 1 << (size - 1).bit_length()
 
 
-def paged_header(page, cache="nomerge"):
+def paged_header(page):
     """The group_info cache's object: the header and struct groups_table (a u64
-    check, then GROUPS_MAX_BLOCKS page addresses and as many first gids), and
-    with a constructor ("ctor") SLUB's free pointer after it"""
+    check, then GROUPS_MAX_BLOCKS page addresses and as many first gids)"""
     blocks = -(-NGROUPS_MAX // (page // KGID_SIZE))     # GROUPS_MAX_BLOCKS
     size = GROUP_INFO_SIZE + 8 + blocks * (POINTER_SIZE + KGID_SIZE)
-    size = -(-size // 8) * 8
-    return size + (POINTER_SIZE if cache == "ctor" else 0)
+    return -(-size // 8) * 8
 
 
-def layout(kernel, n, page, kmin, cache):
-    """(header bytes, pages) of a set of n gids: the slab object and the pages
-    (cache: the base's paged-cache, qemu/targets.conf)"""
+def layout(kernel, n, page, kmin):
+    """(header bytes, pages) of a set of n gids: the slab object and the pages"""
     # kernel/groups.c before the storage patch: kvmalloc(struct_size(gi, gid, n)),
     # which is kmalloc() whenever that succeeds; the patched one for an inline list
-    if kernel != "patched" or n <= inline_max(page):
+    if kernel != "patched":
         return kmalloc_bytes(GROUP_INFO_SIZE + KGID_SIZE * n, page, kmin), 0
+    # the patched one: an inline list of one gid has room for two
+    if n <= inline_max(page):
+        return kmalloc_bytes(GROUP_INFO_SIZE + KGID_SIZE * max(n, 2 if n else 0), page,
+                             kmin), 0
     # the patched groups_alloc(): an object of its own cache, and a page a block
-    return paged_header(page, cache), -(-n // (page // KGID_SIZE))
+    return paged_header(page), -(-n // (page // KGID_SIZE))
 
 
-def mem_computed(kernel, n, page, kmin, cache):
-    header, pages = layout(kernel, n, page, kmin, cache)
+def mem_computed(kernel, n, page, kmin):
+    header, pages = layout(kernel, n, page, kmin)
     return header + pages * page
