@@ -30,8 +30,8 @@ PACKAGES := make flex bison bc libelf-dev libssl-dev cpio perl \
 	export series-check send-email-dry-run clean distclean
 
 help:
-	@echo "Every target takes BASE=6.1 (the default) or BASE=6.12: the Debian kernel"
-	@echo "source it builds, and the series for it (6.12/ holds the 6.12 one)."
+	@echo "Every target takes BASE=6.1 (the default), BASE=6.12 or BASE=7.3: the Debian"
+	@echo "kernel source it builds, and the series for it (6.12/ and 7.3/ hold theirs)."
 	@echo "make deps        install what the project needs (apt-get; idempotent)"
 	@echo "make run         build the patched kernel and show 10,000 groups at work in QEMU"
 	@echo "                 (ARCH=x86_64|arm64|arm64-64k, KERNEL=patched|vanilla)"
@@ -80,6 +80,7 @@ help:
 
 deps:
 	@$(MAKE) --no-print-directory install PACKAGES="$(PACKAGES)"
+	@[ "$(BASE)" != 7.3 ] || $(SUDO) sh qemu/backports.sh
 	@pkgs=$$($(HARNESS) packages) || exit 1; \
 		$(MAKE) --no-print-directory install PACKAGES="$$pkgs"
 

@@ -34,6 +34,12 @@ static inline void kfree(const void *p)
 }
 #define kfree_sensitive(p)	kfree(p)
 
+/* 7.0's typed allocation of a struct with a flexible array of count entries */
+#define kmalloc_flex(obj, fam, count, flags)					\
+	((typeof(obj) *)kmalloc(offsetof(typeof(obj), fam) +			\
+				sizeof((obj).fam[0]) * (count), flags))
+#define kvmalloc_flex(obj, fam, count, flags)	kmalloc_flex(obj, fam, count, flags)
+
 #define kvmalloc(size, flags)	kmalloc(size, flags)
 #define kvzalloc(size, flags)	kzalloc(size, flags)
 #define kvmalloc_array(n, size, flags)	kmalloc_array(n, size, flags)
