@@ -26,7 +26,7 @@ PACKAGES := make flex bison bc libelf-dev libssl-dev cpio perl \
 	gcc-12-plugin-dev gcc-12-plugin-dev-aarch64-linux-gnu qemu-user valgrind
 
 .PHONY: help deps install tree build run guest-run check kunit check-debug check-kcsan check-mutants check-differential bench \
-	bench-lookups bench-native bench-frag check-nfs bench-nfs \
+	bench-lookups bench-native bench-frag bench-walk check-nfs bench-nfs \
 	export series-check send-email-dry-run clean distclean
 
 help:
@@ -67,6 +67,10 @@ help:
 	@echo "make bench-frag  setgroups() of 10,000 and 65,536 gids in fragmented memory and near a"
 	@echo "                 memory cgroup's limit, vanilla and patched in turn: build/bench/<arch>-frag/"
 	@echo "                 (ARCH=x86_64|arm64, ROUNDS=3)"
+	@echo "make bench-walk  fstatat() and faccessat() on a tree of group-owned directories"
+	@echo "                 as a user in 16 to 65,536 groups, under -icount (guest ns are"
+	@echo "                 instructions), vanilla and patched: build/bench/<arch>-walk/"
+	@echo "                 (ARCH=..., ROUNDS=3)"
 	@echo "make bench-native  vanilla's and the patched kernel/groups.c compiled into user space"
 	@echo "                 and timed on the host CPU: table and plots in build/bench/native/"
 	@echo "                 (ROUNDS=9, KERNELS=\"vanilla upto-0014 patched\" adds a tree)"
@@ -141,6 +145,9 @@ bench-lookups: deps
 
 bench-frag: deps
 	@python3 qemu/bench_frag.py $(call opt,ARCH,--target) $(call opt,ROUNDS,--rounds)
+
+bench-walk: deps
+	@python3 qemu/bench_walk.py $(call opt,ARCH,--target) $(call opt,ROUNDS,--rounds)
 
 check-nfs: deps
 	@python3 qemu/nfs.py check $(call opt,ARCH,--target) $(KERNEL)

@@ -654,6 +654,36 @@ static void fragment(void)
 
 /* ---------------------------------------------------------------- timed loops */
 
+/*
+ * x86's "TLB:" line of /proc/interrupts, summed over the CPUs: the TLB-flush
+ * IPIs received, among them those of vmalloc's lazy purge after vfree()
+ * (flush_tlb_kernel_range()).  -1 where the architecture has no such line
+ * (arm64 broadcasts TLB maintenance in hardware, without IPIs).
+ */
+static long long tlb_shootdowns(void)
+{
+	char line[1024], *p, *end;
+	long long sum = -1;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		p = line + strspn(line, " ");
+		if (strncmp(p, "TLB:", 4))
+			continue;
+		for (sum = 0, p += 4;; p = end) {
+			long long v = strtoll(p, &end, 10);
+
+			if (end == p)
+				break;
+			sum += v;
+		}
+	}
+	fclose(f);
+	return sum;
+}
+
 static void timed_loop(const char *phase, int n, long calls, gid_t *g)
 {
 	static struct kv before[MAX_KV], after[MAX_KV];
@@ -661,6 +691,7 @@ static void timed_loop(const char *phase, int n, long calls, gid_t *g)
 	double *lat = malloc(sizeof(*lat) * calls), t0, sum = 0, deadline;
 	long c, k = 0, enomem = 0, errors = 0, vmalloc_sets = 0, vmalloc_new_any = 0;
 	int na, nb, areas_max = 0, last_errno = 0;
+	long long tlb = tlb_shootdowns();
 
 	if (!lat)
 		die("malloc");
@@ -699,6 +730,8 @@ static void timed_loop(const char *phase, int n, long calls, gid_t *g)
 	if (sys_setgroups(0, NULL))
 		die("setgroups(0)");
 	nb = vmstat_read(after);
+	if (tlb >= 0)
+		report(phase, "tlb_shootdowns", n, tlb_shootdowns() - tlb);
 	report(phase, "free_ge4_after", n, free_ge(MIN_ORDER));
 	if (errors)
 		printf("FRAG %s N=%d: %ld calls failed with %s\n", phase, n, errors,

@@ -5,7 +5,7 @@ The vanilla and the patched kernel, built with the same config (the target's
 fragments + kconfig/bench.config + kconfig/frag.config: compaction, VM event
 counters, the memory cgroup, kallsyms; checked identical here), boot in turn
 (vanilla, patched; patched, vanilla; ...) for ROUNDS rounds under the same
-QEMU settings (2 GiB, 1 vCPU, TCG) and run bench/groups_frag.c as root, which
+QEMU settings (2 GiB, SMP vCPUs, TCG) and run bench/groups_frag.c as root, which
 
   1. times setgroups() of 10,000 and 65,536 random gids in the fresh guest,
      then runs the memory cgroup test (below) ("clean");
@@ -18,7 +18,10 @@ QEMU settings (2 GiB, 1 vCPU, TCG) and run bench/groups_frag.c as root, which
   3. times the same calls in that memory ("frag"): latency median, 99th
      percentile and max; /proc/vmstat's compact_* and allocstall_* deltas
      over each loop; the calls whose set was vmalloc()ed and the most
-     vmalloc areas of group lists alive at once; ENOMEM failures;
+     vmalloc areas of group lists alive at once; ENOMEM failures; on x86,
+     the TLB-flush IPIs the loop caused ("TLB shootdowns" of /proc/interrupts:
+     vfree()'s lazy purge flushes the kernel range on every CPU, so the guest
+     has two);
   4. the memory cgroup test again in that memory: a child in a cgroup2
      group whose memory.max is memory.current + 16 MiB holds one set of
      65,536 gids per thread (each thread calls the raw syscall, so each
@@ -48,6 +51,7 @@ EXTRA = ("bench", "frag")          # "bench": no patched.config on either kernel
 SIZES = (10000, 65536)
 PHASES = ("clean", "frag")
 GUEST_TIMEOUT = 1500               # seconds, /init's limit for the program
+SMP = 2                            # vCPUs: a TLB flush of the kernel range is an IPI to the other
 BOOT_TIMEOUT = 1800
 # A stack dump is expected only in these reports, during the memory cgroup test:
 # the memcg OOM killer finding no killable task (oom_score_adj -1000), and
@@ -129,7 +133,8 @@ def cmd_bench(args):
         job = job_of(k, outdir, r)
 
         def boot_one():
-            lines, outcome, elapsed = boot(k, target, job, images[k], initrds[k], BOOT_TIMEOUT)
+            lines, outcome, elapsed = boot(k, target, job, images[k], initrds[k], BOOT_TIMEOUT,
+                                         smp=SMP)
             return lines, outcome_of(lines, outcome), elapsed
         # the program's own complaints start a line; the kernel's "groups_frag:
         # vmalloc error" (expected in the cgroup test) carries a time stamp first
@@ -175,6 +180,7 @@ LOOP_COLUMNS = [   # (header, metric, scale)
     ("compact_fail", "vm_compact_fail", 1), ("compact_success", "vm_compact_success", 1),
     ("allocstall", "vm_allocstall", 1), ("kcompactd wakes", "vm_compact_daemon_wake", 1),
     ("vmalloc()ed sets", "vmalloc_sets", 1), ("vmalloc areas max", "vmalloc_areas_max", 1),
+    ("TLB shootdowns", "tlb_shootdowns", 1),
     ("ENOMEM", "enomem", 1), ("free order>=4 before", "free_ge4_before", 1),
     ("after", "free_ge4_after", 1),
 ]
@@ -216,7 +222,7 @@ def intro(target, page, rounds):
           "",
           "The vanilla and the patched kernel, configured identically (the target's fragments, "
           "`kconfig/bench.config`, `kconfig/frag.config`), boot in turn under QEMU TCG "
-          "(2 GiB, 1 vCPU), the order swapped each round, and run `bench/groups_frag.c`.  "
+          f"(2 GiB, {SMP} vCPUs), the order swapped each round, and run `bench/groups_frag.c`.  "
           "Every cell is the median over the rounds [min-max when they differ].", "",
           "**clean**: in the freshly booted guest.  **frag**: after 1 GiB was filled with "
           "pipe pages (unmovable: not on the LRU, no movable_operations), one page in 16 "
@@ -226,9 +232,10 @@ def intro(target, page, rounds):
           "again before each loop.  Order 4 is what 10,000 gids take on vanilla "
           "(kvmalloc(40,008)), order 7 what 65,536 take (kvmalloc(262,152)); vanilla's "
           "kvmalloc() tries kmalloc() with __GFP_NORETRY (async direct compaction, which "
-          "migrates only from unmovable pageblocks for an unmovable request) and then falls "
-          "back to vmalloc(); the patched kernel takes order-0 pages and a header of at most "
-          "a page.", ""]
+          "migrates only from unmovable pageblocks for an unmovable request; from 6.16, "
+          "7.3 here, with no direct reclaim or compaction at all: kmalloc_gfp_adjust()) "
+          "and then falls back to vmalloc(); the patched kernel takes order-0 pages and a "
+          "header of at most a page.", ""]
 
 
 def fragmentation_rows(runs, kernels, page):

@@ -8,8 +8,20 @@ import re
 import subprocess
 import unittest
 
-from config import ROOT
+from config import ROOT, settings
 from trees import ensure_patched, ensure_vanilla, series_patches
+
+
+def selftest_sources(series):
+    """{path: bytes} of the selftests a base's series adds: selftests/, each file
+    replaced by the series directory's selftests/<file> where that base needs
+    its own (7.3's config names CONFIG_SYSCTL, which replaced CONFIG_PROC_SYSCTL)"""
+    files = {}
+    for top in (ROOT / "selftests", ROOT / series / "selftests"):
+        if series != "." or top == ROOT / "selftests":
+            files.update({p.relative_to(top): p.read_bytes()
+                          for p in top.rglob("*") if p.is_file()})
+    return files
 
 
 def check_selftests_sync():
@@ -18,11 +30,10 @@ def check_selftests_sync():
     if not intree.exists():
         return [("selftests/ = tools/testing/selftests/groups/", "skip",
                  "the series does not add tools/testing/selftests/groups/ yet")]
-    ours = {p.relative_to(ROOT / "selftests") for p in (ROOT / "selftests").rglob("*") if p.is_file()}
+    ours = selftest_sources(settings().series)
     theirs = {p.relative_to(intree) for p in intree.rglob("*") if p.is_file()}
-    diff = sorted(str(p) for p in ours ^ theirs)
-    diff += sorted(str(p) for p in ours & theirs
-                   if (ROOT / "selftests" / p).read_bytes() != (intree / p).read_bytes())
+    diff = sorted(str(p) for p in ours.keys() ^ theirs)
+    diff += sorted(str(p) for p in ours.keys() & theirs if ours[p] != (intree / p).read_bytes())
     return [("selftests/ = tools/testing/selftests/groups/", "fail" if diff else "pass",
              ("differ: " + ", ".join(diff)) if diff else "")]
 

@@ -42,3 +42,14 @@ class Checkpatch(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SelftestSources(unittest.TestCase):
+    def test_a_series_directory_replaces_the_files_its_base_needs(self):
+        top = checks.selftest_sources(".")
+        own = checks.selftest_sources("7.3")
+        self.assertEqual(top.keys(), own.keys())
+        self.assertIn(b"CONFIG_PROC_SYSCTL=y", top[Path("config")])
+        self.assertIn(b"CONFIG_SYSCTL=y\n", own[Path("config")])
+        self.assertNotIn(b"PROC_SYSCTL", own[Path("config")])
+        self.assertEqual(top[Path("groups_test.c")], own[Path("groups_test.c")])

@@ -71,7 +71,7 @@ class Table(unittest.TestCase):
         self.assertEqual(config.targets_with("kcsan"), ["x86_64"])
         self.assertEqual(config.kmalloc_min("x86_64"), 8)
         self.assertEqual(config.kmalloc_min("arm64"),
-                         {"6.1": 128, "6.12": 8}[config.settings().base])
+                         {"6.1": 128, "6.12": 8, "7.3": 8}[config.settings().base])
         self.assertIn(["W=1", "sparse"], [c[4] for c in config.COMPILE])
 
 
