@@ -30,57 +30,20 @@ PACKAGES := make flex bison bc libelf-dev libssl-dev cpio perl \
 	export series-check send-email-dry-run clean distclean
 
 help:
-	@echo "Every target takes BASE=6.1 (the default), BASE=6.12 or BASE=7.3: the Debian"
-	@echo "kernel source it builds, and the series for it (6.12/ and 7.3/ hold theirs)."
-	@echo "make deps        install what the project needs (apt-get; idempotent)"
-	@echo "make run         build the patched kernel and show 10,000 groups at work in QEMU"
-	@echo "                 (ARCH=x86_64|arm64|arm64-64k, KERNEL=patched|vanilla)"
-	@echo "make check       boot x86_64, arm64 and arm64-64k with every ABI's selftests and"
-	@echo "                 the KUnit suites, check the series; ends with 'N passed, N failed'"
-	@echo "                 (TARGETS=\"...\" and KERNEL=vanilla narrow or switch it)"
-	@echo "make guest-run   run your static program in a guest:"
-	@echo "                 PROG=/path ARGS=\"...\" OVERLAY=/dir ARCH=... KERNEL=... TIMEOUT=s"
-	@echo "                 APPEND=\"kernel params\" ICOUNT=1 (guest time follows its instructions)"
-	@echo "make kunit       the KUnit suites through the kernel's tools/testing/kunit/kunit.py"
-	@echo "                 (kernel/groups.kunitconfig) under QEMU: KUNIT_ARCHS=\"x86_64 arm64\" or um"
-	@echo "make check-debug the patched kernel with KASAN, UBSAN, KFENCE, kmemleak, lockdep:"
-	@echo "                 selftests, fault injection, concurrency, leak scan (ARCH=...)"
-	@echo "make check-mutants  each broken variant in robust/mutants/ must be caught by"
-	@echo "                 check, check-differential or check-debug, or those its"
-	@echo "                 \"Checks:\" line names (check-nfs) (ALL=1: by each)"
-	@echo "                 FAST=1: 40+10 mutants of the series' lines made by rule, against"
-	@echo "                 KUnit on UML with KASAN (kunit.py) or the x86_64 suite (LIMIT=, SUITE_LIMIT=; 0: all);"
-	@echo "                 FAST=1 MUTANTS=\"name ...\": those of robust/mutants/ against KUnit on UML"
-	@echo "make check-kcsan  the patched x86_64 kernel with KCSAN, 2 vCPUs: the stress program"
-	@echo "make check-differential  a seeded random sequence of group calls under every ABI,"
-	@echo "                 checked against a model of 6.1; vanilla and patched digests agree"
-	@echo "make check-nfs   the kernel's NFS server and client in one guest, Debian's daemons,"
-	@echo "                 root_squash and rpc.mountd --manage-gids: who may read what, as users"
-	@echo "                 of 16 to 6,000 groups and as root (ARCH=..., KERNEL=patched|vanilla)"
-	@echo "make bench-nfs   vanilla, the series without and with its nfsd patch: RPCs per second"
-	@echo "                 and allocations per RPC, boots alternated: build/bench/nfs-<arch>/"
-	@echo "                 (ARCH=..., ROUNDS=3)"
-	@echo "make bench       patched vs vanilla under QEMU, alternating boots: table and plots"
-	@echo "                 in build/bench/<arch>/ (ARCH=..., ROUNDS=5), then bench-frag"
-	@echo "                 (FRAG_ROUNDS=3); not part of make check"
-	@echo "make bench-lookups  the same kernels, in-kernel lookups only: short boots, more rounds"
-	@echo "make bench-frag  setgroups() of 10,000 and 65,536 gids in fragmented memory and near a"
-	@echo "                 memory cgroup's limit, vanilla and patched in turn: build/bench/<arch>-frag/"
-	@echo "                 (ARCH=x86_64|arm64, ROUNDS=3)"
-	@echo "make bench-walk  fstatat() and faccessat() on a tree of group-owned directories"
-	@echo "                 as a user in 16 to 65,536 groups, under -icount (guest ns are"
-	@echo "                 instructions), vanilla and patched: build/bench/<arch>-walk/"
-	@echo "                 (ARCH=..., ROUNDS=3)"
-	@echo "make bench-native  vanilla's and the patched kernel/groups.c compiled into user space"
-	@echo "                 and timed on the host CPU: table and plots in build/bench/native/"
-	@echo "                 (ROUNDS=9, KERNELS=\"vanilla upto-0014 patched\" adds a tree)"
-	@echo "make series-check  checkpatch, bisect builds, W=1/sparse, 13 architectures (long)"
-	@echo "make send-email-dry-run  the mails of the series, recipients from get_maintainer.pl"
-	@echo "make export      format-patch build/patched back into 0001-*.patch"
-	@echo "make tree        extract build/vanilla and apply the series in build/patched"
-	@echo "make build       build the kernels and guest programs for TARGETS"
-	@echo "make clean       remove kernel builds and results (keeps the trees)"
-	@echo "make distclean   remove build/ entirely"
+	@echo "make <target>: each calls the command of qemu/harness.py of its name (this list is"
+	@echo "the command line's own; python3 qemu/harness.py commands lists the rest):"
+	@$(HARNESS) commands --make
+	@echo "and, of make only:"
+	@echo "  make deps             install what the project needs (apt-get; idempotent)"
+	@echo "  make bench-lookups    make bench's in-kernel lookups only: short boots, more rounds"
+	@echo "  make distclean        remove build/ entirely"
+	@echo "Variables (each passed on only when set): BASE=6.1 (default), 6.12 or 7.3;"
+	@echo "  ARCH=x86_64|arm64|arm64-64k; TARGETS=\"...\"; KERNEL=patched|vanilla;"
+	@echo "  ROUNDS=N (benchmarks); guest-run: PROG= ARGS= OVERLAY= TIMEOUT= APPEND= ICOUNT=1;"
+	@echo "  check-mutants: ALL=1 CHECKS= FAST=1 LIMIT= SUITE_LIMIT= MUTANTS=\"...\";"
+	@echo "  kunit: KUNIT_ARCHS=\"x86_64 arm64\"|um; bench-native: KERNELS= ONLY= TCG=1 ICOUNT=;"
+	@echo "  series-check: ARCHS= SKIP_BISECT=1 FROM=NNNN; export: KEEP_AUTHOR=1."
+	@echo "README.md says what each does."
 
 deps:
 	@$(MAKE) --no-print-directory install PACKAGES="$(PACKAGES)"
@@ -118,45 +81,45 @@ check: deps
 	@$(HARNESS) check $(call opt,KERNEL,--kernel) $(TARGETS)
 
 check-debug: deps
-	@python3 qemu/robust.py check-debug $(call opt,ARCH,--target)
+	@$(HARNESS) check-debug $(call opt,ARCH,--target)
 
 kunit: deps
-	@python3 qemu/kunit_tool.py $(KUNIT_ARCHS)
+	@$(HARNESS) kunit $(KUNIT_ARCHS)
 
 check-mutants: deps
-	@python3 qemu/robust.py check-mutants $(if $(ALL),--all) $(if $(CHECKS),--checks $(CHECKS)) \
+	@$(HARNESS) check-mutants $(if $(ALL),--all) $(if $(CHECKS),--checks $(CHECKS)) \
 		$(if $(FAST),--fast $(if $(LIMIT),--limit $(LIMIT)) \
 		$(if $(SUITE_LIMIT),--suite-limit $(SUITE_LIMIT))) $(MUTANTS)
 
 check-kcsan: deps
-	@python3 qemu/robust.py check-kcsan
+	@$(HARNESS) check-kcsan
 
 check-differential: deps
-	@python3 qemu/robust.py check-differential $(TARGETS)
+	@$(HARNESS) check-differential $(TARGETS)
 
 # make bench ends with the fragmented-memory scenario (make bench-frag; a
 # target with 64K pages says it has nothing to measure)
 bench: deps
-	@python3 qemu/bench.py $(call opt,ARCH,--target) $(call opt,ROUNDS,--rounds)
-	@python3 qemu/bench_frag.py $(call opt,ARCH,--target) $(call opt,FRAG_ROUNDS,--rounds)
+	@$(HARNESS) bench $(call opt,ARCH,--target) $(call opt,ROUNDS,--rounds)
+	@$(HARNESS) bench-frag $(call opt,ARCH,--target) $(call opt,FRAG_ROUNDS,--rounds)
 
 bench-lookups: deps
-	@python3 qemu/bench.py $(call opt,ARCH,--target) $(call opt,ROUNDS,--rounds) --lookups
+	@$(HARNESS) bench $(call opt,ARCH,--target) $(call opt,ROUNDS,--rounds) --lookups
 
 bench-frag: deps
-	@python3 qemu/bench_frag.py $(call opt,ARCH,--target) $(call opt,ROUNDS,--rounds)
+	@$(HARNESS) bench-frag $(call opt,ARCH,--target) $(call opt,ROUNDS,--rounds)
 
 bench-walk: deps
-	@python3 qemu/bench_walk.py $(call opt,ARCH,--target) $(call opt,ROUNDS,--rounds)
+	@$(HARNESS) bench-walk $(call opt,ARCH,--target) $(call opt,ROUNDS,--rounds)
 
 check-nfs: deps
-	@python3 qemu/nfs.py check $(call opt,ARCH,--target) $(KERNEL)
+	@$(HARNESS) check-nfs $(call opt,ARCH,--target) $(KERNEL)
 
 bench-nfs: deps
-	@python3 qemu/nfs.py bench $(call opt,ARCH,--target) $(call opt,ROUNDS,--rounds)
+	@$(HARNESS) bench-nfs $(call opt,ARCH,--target) $(call opt,ROUNDS,--rounds)
 
 bench-native: deps
-	@python3 qemu/bench_native.py $(call opt,ROUNDS,--rounds) $(if $(KERNELS),--kernels $(KERNELS)) \
+	@$(HARNESS) bench-native $(call opt,ROUNDS,--rounds) $(if $(KERNELS),--kernels $(KERNELS)) \
 		$(if $(TCG),--tcg) $(if $(ONLY),--only $(ONLY)) $(if $(ICOUNT),--icount $(ICOUNT))
 
 export:
@@ -165,11 +128,11 @@ export:
 series-check: deps
 	@pkgs=$$($(HARNESS) packages --compile) || exit 1; \
 		$(MAKE) --no-print-directory install PACKAGES="$$pkgs"
-	@python3 qemu/upstream.py series-check $(if $(ARCHS),--archs $(ARCHS)) \
+	@$(HARNESS) series-check $(if $(ARCHS),--archs $(ARCHS)) \
 		$(if $(SKIP_BISECT),--skip-bisect) $(if $(FROM),--from $(FROM))
 
 send-email-dry-run: deps
-	@python3 qemu/upstream.py send-email-dry-run
+	@$(HARNESS) send-email-dry-run
 
 clean:
 	@$(HARNESS) clean

@@ -36,7 +36,6 @@ from benchlib import (BadBoot, NoUsableClock, arguments, bench_dir, boot_figures
                       verdict_of, write_raw)
 from config import ROOT, base_arg, kmalloc_min, settings
 from guest import boot, compile_c, make_initramfs
-from harness import dispatch
 from kbuild import build_kernel, kmake
 from trees import tree_of
 
@@ -359,12 +358,9 @@ def cmd_main(args):
     return cmd_bench(args)
 
 
-def main():
-    ap = arguments(__doc__, 5, "<target>")
+def add_commands(sub):
+    ap = arguments(sub, "bench", "vanilla and patched under QEMU, boots alternated: "
+                   "times, bytes per set, plots", __doc__, 5, "<target>")
     ap.add_argument("--lookups", action="store_true",
                     help="time only the in-kernel lookups (build/bench/<target>-lookups/)")
     ap.set_defaults(fn=cmd_main)
-    dispatch(ap)
-
-if __name__ == "__main__":
-    main()

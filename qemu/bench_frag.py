@@ -42,7 +42,6 @@ from benchlib import (BadBoot, arguments, bench_dir, boot_figures, bootstrap, fm
                       job_of, load_raw, ratios_of, run_rounds, verdict_of, write_raw)
 from config import Failure, ROOT, TARGETS, base_arg, settings
 from guest import boot, compile_c, make_initramfs
-from harness import dispatch
 from kbuild import build_kernel, page_size, parse_fragment
 from parser import console_outcome, kernel_problem
 
@@ -383,9 +382,10 @@ def cmd_main(args):
     return cmd_bench(args)
 
 
-def main():
-    ap = arguments(__doc__, 3, "<target>-frag", "with pages above 4K neither set "
-                         "size is a costly order: nothing to do")
+def add_commands(sub):
+    ap = arguments(sub, "bench-frag", "setgroups() in fragmented memory and near a "
+                   "memory cgroup's limit, vanilla and patched", __doc__, 3, "<target>-frag",
+                   "with pages above 4K neither set size is a costly order: nothing to do")
     ap.add_argument("--calls", type=int, default=200, help="setgroups() per N, fragmented")
     ap.add_argument("--clean-calls", type=int, default=100, help="setgroups() per N, fresh guest")
     ap.add_argument("--fill-mb", type=int, default=1024, help="MiB of the 2 GiB to fragment")
@@ -393,7 +393,3 @@ def main():
     ap.add_argument("--cg-headroom-kb", type=int, default=16384)
     ap.add_argument("--loop-seconds", type=int, default=120, help="at most, per timed loop")
     ap.set_defaults(fn=cmd_main)
-    dispatch(ap)
-
-if __name__ == "__main__":
-    main()

@@ -32,7 +32,6 @@ from pathlib import Path
 from benchlib import (bench_dir, bootstrap, fmt, parse, plot, ratios_of, run_rounds, verdict_of,
                       write_raw)
 from config import Failure, ROOT, base_arg, progress, settings, sh
-from harness import dispatch
 from trees import tree_of
 
 SRC = ROOT / "bench/native"
@@ -440,8 +439,10 @@ def cmd_main(args):
     return missed(report(out, runs, allocs, meta, counts), t0, f"{out}/")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_commands(sub):
+    ap = sub.add_parser("bench-native", help="each tree's kernel/groups.c in user space: "
+                        "host-CPU times and callgrind counts", description=__doc__,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--kernels", nargs="+", default=["vanilla", "patched"],
                     help="trees to compare, the first is the baseline "
@@ -459,8 +460,3 @@ def main():
                     help="instructions per call under callgrind: auto (where valgrind "
                          "is installed), only (no timings; icount.md) or no")
     ap.set_defaults(fn=cmd_main)
-    dispatch(ap)
-
-
-if __name__ == "__main__":
-    main()

@@ -25,7 +25,6 @@ from benchlib import (BadBoot, NoUsableClock, arguments, bench_dir, boot_figures
                       initramfs_of, job_of, load_raw, ratio_of, run_rounds, write_raw)
 from config import ROOT, TARGETS, base_arg, settings
 from guest import boot, compile_c, make_initramfs
-from harness import dispatch
 from kbuild import build_kernel
 
 KERNELS = ("vanilla", "patched")
@@ -106,11 +105,7 @@ def cmd_main(args):
     return cmd_bench(args)
 
 
-def main():
-    ap = arguments(__doc__, 3, "<target>-walk")
+def add_commands(sub):
+    ap = arguments(sub, "bench-walk", "fstatat() and faccessat() on group-owned "
+                   "directories, vanilla and patched under -icount", __doc__, 3, "<target>-walk")
     ap.set_defaults(fn=cmd_main)
-    dispatch(ap)
-
-
-if __name__ == "__main__":
-    main()

@@ -198,9 +198,11 @@ def plot(outdir, runs, keys, groups):
         subprocess.run(["gnuplot", outdir / f"{name}.gnuplot"], check=False)
 
 
-def arguments(doc, rounds, results, target_help=None):
-    """The command line every QEMU benchmark shares"""
-    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+def arguments(sub, name, what, doc, rounds, results, target_help=None):
+    """The command name (what it does: what) of the harness's command line, with
+    the options every QEMU benchmark shares"""
+    ap = sub.add_parser(name, help=what, description=doc,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--target", default=next(iter(TARGETS)), choices=list(TARGETS),
                     help=target_help)
     ap.add_argument("--rounds", type=int, default=rounds)

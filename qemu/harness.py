@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The harness's command line: build a Debian kernel tree with and without the
-series, boot it in QEMU, test it.  The library is in the modules beside it
-(config, trees, kbuild, guest, parser, results, checks, mail), which the
-other entry scripts import from directly; they share this module's
-dispatch().
+"""The harness's one command line: build a Debian kernel tree with and without
+the series, boot it in QEMU, test and measure it.  Every make target calls
+it (python3 qemu/harness.py <command>; make help lists the commands from it).
+The library is in the modules beside it (config, trees, kbuild, guest,
+parser, results, checks, mail, benchlib); the modules of the longer checks
+and benchmarks (bench, bench_frag, bench_walk, bench_native, kunit_tool,
+nfs, robust, upstream) add their commands to it with add_commands().
 
 The only per-architecture and per-base knowledge lives in qemu/targets.conf.
 BASE (environment; make BASE=...) picks the base: its Debian source package,
 the directory of its series (the top level for 6.1), its build directory;
-dispatch() reads it, BUILD and TEST_TIMEOUT once, before a command starts.
+main() reads it, BUILD and TEST_TIMEOUT once, before a command starts.
 Everything this script makes goes under that build directory (build/ for
 6.1, build/6.12/ for 6.12; git-ignored):
 
@@ -31,8 +33,16 @@ import sys
 import time
 from pathlib import Path
 
+import bench
+import bench_frag
+import bench_native
+import bench_walk
+import kunit_tool
+import nfs
+import robust
+import upstream
 from checks import check_checkpatch, check_harness, check_selftests_sync
-from config import (ABIS, Failure, KERNEL_NAME, TARGETS, from_environment, package_of,
+from config import (ABIS, Failure, KERNEL_NAME, ROOT, TARGETS, from_environment, package_of,
                     packages, progress, results_of, settings, shown, use)
 from guest import boot, boot_suite, build_userspace, make_initramfs
 from kbuild import build_kernel
@@ -165,9 +175,16 @@ def cmd_build(args):
     return 0
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    sub = ap.add_subparsers(dest="cmd", required=True)
+# The modules that add commands of their own to the command line
+COMMAND_MODULES = (bench, bench_frag, bench_walk, bench_native, kunit_tool, nfs, robust,
+                   upstream)
+
+
+def parser():
+    """The whole command line: this module's commands and those of COMMAND_MODULES"""
+    ap = argparse.ArgumentParser(prog="harness.py", description=__doc__,
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True, metavar="command")
     p = sub.add_parser("tree", help="extract the vanilla tree and apply the series")
     p.add_argument("kernels", nargs="*", default=["vanilla", "patched"])
     p.set_defaults(fn=cmd_prepare)
@@ -197,8 +214,9 @@ def main():
     p.add_argument("--kernel", default="patched")
     p.add_argument("targets", nargs="*", default=list(TARGETS))
     p.set_defaults(fn=cmd_check)
-    for name, fn in (("run", cmd_run), ("guest-run", cmd_guest_run)):
-        p = sub.add_parser(name)
+    for name, fn, what in (("run", cmd_run, "show 10,000 groups at work in a guest"),
+                           ("guest-run", cmd_guest_run, "run your static program in a guest")):
+        p = sub.add_parser(name, help=what)
         p.add_argument("--kernel", default="patched")
         p.add_argument("--target", default=next(iter(TARGETS)), help=", ".join(TARGETS))
         p.add_argument("--timeout", type=int, default=300)
@@ -210,7 +228,30 @@ def main():
                            help="guest time advances with its instructions (QEMU -icount)")
             p.add_argument("--append", help="more kernel parameters")
         p.set_defaults(fn=fn)
-    dispatch(ap)
+    for module in COMMAND_MODULES:
+        module.add_commands(sub)
+    p = sub.add_parser("commands", help="each command and what it does, one line each")
+    p.add_argument("--make", action="store_true",
+                   help="only those the Makefile has a target for, as make targets (make help)")
+    p.set_defaults(fn=lambda args: print(command_list(ap, make_targets() if args.make else None)))
+    return ap
+
+
+def make_targets():
+    """The targets the Makefile defines"""
+    return set(re.findall(r"^([a-z0-9-]+):", (ROOT / "Makefile").read_text(), re.M))
+
+
+def command_list(ap, only=None):
+    """'<command>  <help>' for every command of ap (of only, when given, as
+    'make <command>'): make help's list"""
+    sub = next(a for a in ap._actions if isinstance(a, argparse._SubParsersAction))
+    return "\n".join(f"  {'make ' if only else ''}{c.dest:<20} {c.help}"
+                      for c in sub._choices_actions if only is None or c.dest in only)
+
+
+def main(argv=None):
+    dispatch(parser(), argv)
 
 
 def check_args(args):
@@ -234,11 +275,11 @@ def check_args(args):
                       f"{' '.join(sorted({package_of(x) for x in missing}))})")
 
 
-def dispatch(ap):
-    """Run the subcommand with the settings the environment asks for; a Failure (a
+def dispatch(ap, argv=None):
+    """Run the command with the settings the environment asks for; a Failure (a
     wrong setting or argument), or a tool that is not installed, is one line on
     stderr and exit status 2."""
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     try:
         use(from_environment(os.environ))
         check_args(args)

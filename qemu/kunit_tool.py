@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 
 from config import Failure, JOBS, TARGETS, progress, settings, shown
-from harness import dispatch
 from parser import kernel_problem
 from results import conclude, result_lines
 from trees import ensure_patched
@@ -108,20 +107,13 @@ def cmd_kunit(args):
     return conclude("kunit", results, t0)
 
 
-def parser():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawTextHelpFormatter)
+def add_commands(sub):
+    ap = sub.add_parser("kunit", help="the KUnit suites through the kernel's kunit.py "
+                        "(x86_64, arm64 or um)", description=__doc__,
+                        formatter_class=argparse.RawTextHelpFormatter)
     # no choices=: Python 3.11's argparse checks an empty list against
     # them and fails; cmd_kunit() checks the names
     ap.add_argument("archs", nargs="*",
                     help=f"{', '.join(ARCHS)} (default: {' '.join(DEFAULT_ARCHS)})")
     ap.set_defaults(fn=cmd_kunit)
     return ap
-
-
-def main():
-    dispatch(parser())
-
-
-if __name__ == "__main__":
-    main()

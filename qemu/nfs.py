@@ -40,7 +40,6 @@ import subprocess
 from benchlib import bench_dir, parse, run_rounds
 from config import ABIS, Failure, ROOT, TARGETS, progress, results_of, settings, sh, shown
 from guest import boot_plan, compile_c, report_boot
-from harness import dispatch
 from kbuild import build_kernel
 from trees import series_patches
 
@@ -340,21 +339,15 @@ def report(target, kernels, runs):
     return status
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    p = sub.add_parser("check", help="the NFS check on the kernels named")
+def add_commands(sub):
+    p = sub.add_parser("check-nfs", help="the kernel's NFS server and client with "
+                       "Debian's daemons: who may read what", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--target", default=next(iter(TARGETS)), choices=list(TARGETS))
     p.add_argument("kernels", nargs="*", default=["patched"])
     p.set_defaults(fn=cmd_check)
-    p = sub.add_parser("bench", help="vanilla, series without and with the nfsd patch")
+    p = sub.add_parser("bench-nfs", help="vanilla, the series without and with its nfsd patch: "
+                       "RPCs per second, allocations per RPC")
     p.add_argument("--target", default=next(iter(TARGETS)), choices=list(TARGETS))
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--loops", type=int, default=1000)
     p.set_defaults(fn=cmd_bench)
-    dispatch(ap)
-
-
-if __name__ == "__main__":
-    main()

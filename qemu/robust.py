@@ -41,7 +41,6 @@ from pathlib import Path
 from config import (Failure, MUTANTS, ROOT, TARGETS, first_target_with, progress, results_of,
                     settings, targets_with)
 from guest import boot_plan, boot_suite, build_userspace, compile_c, report_boot, test_plan
-from harness import dispatch
 from kbuild import build_kernel
 from parser import segments
 from results import conclude, result_lines
@@ -251,21 +250,20 @@ def cmd_mutants(args):
     return conclude("check-mutants", results, t0)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawTextHelpFormatter)
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    p = sub.add_parser("check-debug")
+def add_commands(sub):
+    p = sub.add_parser("check-debug", help="the patched kernel with the debug options: "
+                       "selftests, fault injection, concurrency, leak scan",
+                       description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--target", default=next(iter(TARGETS)), choices=list(TARGETS))
     p.add_argument("--calls", type=int, default=FAULT_CALLS)
     p.add_argument("--seconds", type=int, default=STRESS_SECONDS)
     p.set_defaults(fn=cmd_debug)
-    p = sub.add_parser("check-kcsan")
+    p = sub.add_parser("check-kcsan", help="KCSAN, 2 vCPUs: the concurrency test")
     p.add_argument("--target", default=first_target_with("kcsan"),
                    choices=targets_with("kcsan"))
     p.add_argument("--seconds", type=int, default=STRESS_SECONDS)
     p.set_defaults(fn=cmd_kcsan)
-    p = sub.add_parser("check-mutants")
+    p = sub.add_parser("check-mutants", help="each broken variant must be caught")
     p.add_argument("--all", action="store_true", help="run every check of a mutant on it")
     p.add_argument("--checks", default=",".join(MUTANT_CHECKS),
                    help="the checks to try, of " + ",".join(MUTANT_CHECKS))
@@ -278,13 +276,9 @@ def main():
     p.add_argument("names", nargs="*", help="mutants (robust/mutants/NAME.patch, or with "
                    "--fast the ids of its table); default all")
     p.set_defaults(fn=cmd_mutants)
-    p = sub.add_parser("check-differential")
+    p = sub.add_parser("check-differential", help="seeded random group calls under every "
+                       "ABI against a model of 6.1; vanilla and patched digests agree")
     p.add_argument("--seed", type=int, default=DIFF_SEED)
     p.add_argument("--ops", type=int, default=DIFF_OPS)
     p.add_argument("targets", nargs="*", default=targets_with("differential"))
     p.set_defaults(fn=cmd_differential)
-    dispatch(ap)
-
-
-if __name__ == "__main__":
-    main()

@@ -25,7 +25,6 @@ from checks import check_checkpatch
 from config import (COMPILE, Failure, PLACEHOLDER, ROOT, TARGETS, first_target_with, progress,
                     settings, sh, targets_with)
 from guest import boot_suite
-from harness import dispatch
 from kbuild import dropped_options, fragments, kmake, merge_config, parse_fragment, with_base
 from mail import sender_identity, sign_as, touched_objects
 from results import conclude, count, result_lines
@@ -380,7 +379,7 @@ def cmd_recipients(args):
 
 def cmd_send_email(args):
     tree = ensure_patched()
-    me = f"python3 {ROOT / 'qemu/upstream.py'} recipients"
+    me = f"python3 {ROOT / 'qemu/harness.py'} recipients"
     author = sender_identity()
     # The mails as they would go out: from the sender, signed off by them
     outgoing = settings().build / "outgoing"
@@ -431,11 +430,9 @@ def cmd_send_email(args):
     return 0
 
 
-def main():
-    import argparse
-    ap = argparse.ArgumentParser()
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    p = sub.add_parser("series-check")
+def add_commands(sub):
+    p = sub.add_parser("series-check", help="checkpatch, bisect builds, W=1/sparse, "
+                       "13 architectures (long)")
     p.add_argument("--skip-bisect", action="store_true")
     p.add_argument("--archs", default="")
     p.add_argument("--bisect", default="", help="x86_64,arm64,x86_64-nomultiuser (default all)")
@@ -447,14 +444,11 @@ def main():
     p.add_argument("--tree", default="patched", help="a tree under build/ (default patched)")
     p.add_argument("--seeds", type=int, default=len(RANDSTRUCT_SEEDS))
     p.set_defaults(fn=cmd_randstruct)
-    p = sub.add_parser("send-email-dry-run")
+    p = sub.add_parser("send-email-dry-run", help="the mails of the series, recipients "
+                       "from get_maintainer.pl; nothing is sent")
     p.set_defaults(fn=cmd_send_email)
-    p = sub.add_parser("recipients")
+    p = sub.add_parser("recipients", help="a patch's To or Cc addresses (git send-email's "
+                       "--to-cmd and --cc-cmd)")
     p.add_argument("--role", choices=("to", "cc"), default="to")
     p.add_argument("patch")
     p.set_defaults(fn=cmd_recipients)
-    dispatch(ap)
-
-
-if __name__ == "__main__":
-    main()

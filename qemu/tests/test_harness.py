@@ -4,6 +4,7 @@
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -17,14 +18,13 @@ from config import BASES  # noqa: E402
 
 QEMU = Path(__file__).resolve().parent.parent
 
-# Each entry script with a command line that would start work
-ENTRY_SCRIPTS = {"harness.py": ["packages"], "nfs.py": ["check"], "robust.py": ["check-kcsan"],
-                 "upstream.py": ["randstruct"], "kunit_tool.py": [], "bench.py": [],
-                 "bench_frag.py": [], "bench_native.py": []}
+# A command line of each module's commands that would start work
+COMMANDS = [["packages"], ["check-nfs"], ["check-kcsan"], ["randstruct"], ["kunit"], ["bench"],
+            ["bench-frag"], ["bench-walk"], ["bench-native"], ["check"]]
 
 
 def run_script(script, argv, input=None, **env):
-    """An entry script run with env added to an environment in which no
+    """The command line run with env added to an environment in which no
     program can be found and the build directory is a scratch one: if it
     does not refuse its arguments, it fails at its first command."""
     with tempfile.TemporaryDirectory() as d:
@@ -53,10 +53,10 @@ class Arguments(unittest.TestCase):
                      "gcc-arm-linux-gnueabihf"):
             self.assertIn(want, msg)
 
-    def test_every_entry_script_refuses_an_unknown_base(self):
-        for script, argv in ENTRY_SCRIPTS.items():
-            with self.subTest(script=script):
-                r = run_script(script, argv, BASE="nosuch")
+    def test_every_command_refuses_an_unknown_base(self):
+        for argv in COMMANDS:
+            with self.subTest(argv=argv):
+                r = run_script("harness.py", argv, BASE="nosuch")
                 self.assertEqual(r.returncode, 2, r.stderr)
                 self.assertEqual(r.stdout, "")
                 self.assertEqual(r.stderr,
@@ -68,13 +68,31 @@ class Arguments(unittest.TestCase):
                            env=dict(os.environ, TEST_TIMEOUT="abc"), capture_output=True,
                            text=True, timeout=60)
         self.assertEqual((r.returncode, r.stderr), (0, ""))
-        for script, argv in ENTRY_SCRIPTS.items():
-            with self.subTest(script=script):
-                r = run_script(script, argv, TEST_TIMEOUT="abc")
+        for argv in COMMANDS:
+            with self.subTest(argv=argv):
+                r = run_script("harness.py", argv, TEST_TIMEOUT="abc")
                 self.assertEqual(r.returncode, 2, r.stderr)
                 self.assertEqual(r.stdout, "")
                 self.assertEqual(r.stderr, "error: TEST_TIMEOUT is a whole number of seconds "
                                  "a test program may take, not 'abc'\n")
+
+
+class OneCommandLine(unittest.TestCase):
+    def test_harness_py_is_the_only_entry_point(self):
+        mains = sorted(p.name for p in QEMU.glob("*.py") if "__main__" in p.read_text())
+        self.assertEqual(mains, ["harness.py"])
+
+    def test_every_make_target_calls_a_command_of_it(self):
+        makefile = (QEMU.parent / "Makefile").read_text()
+        called = re.findall(r"\$\(HARNESS\) ([a-z0-9-]+)", makefile)
+        self.assertNotIn("python3 qemu/", makefile.replace("python3 qemu/harness.py", ""))
+        sub = next(a for a in h.parser()._actions if isinstance(a, argparse._SubParsersAction))
+        self.assertGreater(len(called), 20)
+        self.assertEqual(sorted(set(called) - set(sub.choices)), [])
+        # make help lists every command, from the command line itself
+        listed = h.command_list(h.parser())
+        for name in sub.choices:
+            self.assertIn(f"  {name} ", listed)
 
 
 class Parse(unittest.TestCase):

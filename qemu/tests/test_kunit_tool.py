@@ -9,6 +9,7 @@ from unittest import mock
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import harness  # noqa: E402
 import kunit_tool  # noqa: E402
 
 DATA = Path(__file__).resolve().parent.parent / "testdata"
@@ -73,13 +74,13 @@ class Command(unittest.TestCase):
 
     def test_no_arch_given_means_x86_64_and_arm64(self):
         """make kunit passes no architecture unless KUNIT_ARCHS is set"""
-        args = kunit_tool.parser().parse_args([])
+        args = harness.parser().parse_args(["kunit"])
         with mock.patch.object(kunit_tool, "ensure_patched", side_effect=StopIteration):
             with self.assertRaises(StopIteration):
                 args.fn(args)
         self.assertEqual(args.archs, ["x86_64", "arm64"])
-        self.assertEqual(kunit_tool.parser().parse_args(["um"]).archs, ["um"])
-        bad = kunit_tool.parser().parse_args(["riscv"])
+        self.assertEqual(harness.parser().parse_args(["kunit", "um"]).archs, ["um"])
+        bad = harness.parser().parse_args(["kunit", "riscv"])
         with self.assertRaises(kunit_tool.Failure):
             bad.fn(bad)
 
