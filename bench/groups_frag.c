@@ -133,8 +133,12 @@
  * dump) and lets the charge fail: setgroups() returns ENOMEM.  The report
  * is expected: the child is the only task in the group and nothing else is
  * killed.  bench_frag.py accepts a stack dump only inside an OOM or
- * allocation failure report between "FRAG cgroup-begin" and "FRAG
- * cgroup-end".  oom_dump_tasks is 0 meanwhile, to keep the report short.
+ * allocation failure report between "groups_frag cgroup-begin" and
+ * "groups_frag cgroup-end", which the program also writes to the kernel's
+ * log (/dev/kmsg): where the console prints the kernel's messages after
+ * the program's own lines (7.3's printing threads, two vCPUs), the
+ * kernel's log still has them in order.  oom_dump_tasks is 0 meanwhile,
+ * to keep the report short.
  * The parent (outside the group) does every read and write of the cgroup
  * files: in the group, near its limit, even opening a file could fail.
  */
@@ -652,6 +656,18 @@ static void fragment(void)
 	report("frag", "free_ge4", 0, grab("frag", "grab", 0, 0));
 }
 
+/* "FRAG <what> <phase>" on the console, and "groups_frag <what> <phase>" in the kernel's log */
+static void marker(const char *what, const char *phase)
+{
+	char text[128];
+
+	printf("FRAG %s %s\n", what, phase);
+	fflush(stdout);
+	snprintf(text, sizeof(text), "groups_frag %s %s\n", what, phase);
+	if (write_file("/dev/kmsg", text))
+		printf("FRAG /dev/kmsg: %s\n", strerror(errno));
+}
+
 /* ---------------------------------------------------------------- timed loops */
 
 /*
@@ -901,7 +917,7 @@ static void cgroup_test(const char *phase, int n)
 	snprintf(text, sizeof(text), "%d", (int)pid);
 	if (write_file(path, text))
 		die(path);
-	printf("FRAG cgroup-begin %s\n", phase);
+	marker("cgroup-begin", phase);
 	fflush(stdout);
 	sem_post(&sh->go);
 	ok = !sem_wait_s(&sh->ready, 300, phase, "the holder threads never got ready");
@@ -953,7 +969,7 @@ out:
 		printf("groups_frag: cgroup %s: the holder %s %d\n", phase,
 		       WIFEXITED(status) ? "exited with" : "was killed by signal",
 		       WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-	printf("FRAG cgroup-end %s\n", phase);
+	marker("cgroup-end", phase);
 	fflush(stdout);
 	if (old_dump)
 		write_file("/proc/sys/vm/oom_dump_tasks", old_dump);

@@ -46,3 +46,29 @@ class Report(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Outcome(unittest.TestCase):
+    # 7.3 with two vCPUs: the console prints the kernel's OOM report of the
+    # cgroup test after the program's own "FRAG cgroup-end" line
+    LATE = ["FRAG cgroup-begin clean", "[    6.80] groups_frag cgroup-begin clean",
+            "BENCH clean_cg_sets 65536 33.0", "FRAG cgroup-end clean",
+            "[    6.86] groups_frag invoked oom-killer: gfp_mask=0x402cc2, order=0",
+            "[    6.86] CPU: 0 UID: 0 PID: 77 Comm: groups_frag",
+            "[    6.86] Call Trace:",
+            "[    6.87] groups_frag: vmalloc error: size 266240, failed to allocate pages",
+            "[    6.87] Call Trace:",
+            "[    6.90] groups_frag cgroup-end clean"]
+
+    def test_the_kernel_logs_markers_bound_the_expected_reports(self):
+        ok = bench_frag.outcome_of(self.LATE, "kernel problem")
+        self.assertFalse(ok.startswith("kernel problem"), ok)
+        # a stack dump after the kernel's end marker is a problem
+        late = self.LATE + ["[    7.00] WARNING: at mm/slub.c", "[    7.00] Call Trace:"]
+        self.assertTrue(bench_frag.outcome_of(late, "kernel problem").startswith(
+            "kernel problem in the console log: [    7.00] WARNING"))
+        # without the kernel's markers, the console's bound the window: the
+        # late report is outside it, as it was before the markers existed
+        old = [x for x in self.LATE if "] groups_frag cgroup-" not in x]
+        self.assertTrue(bench_frag.outcome_of(old, "kernel problem").startswith(
+            "kernel problem in the console log: [    6.86] Call Trace:"))
