@@ -120,6 +120,22 @@ class Recipients(unittest.TestCase):
         cc = self.recipients(["kernel/uid16.c"], "cc", [upstream.PLACEHOLDER])
         self.assertEqual(cc, upstream.CORE_CC)      # the snippet's placeholder is dropped
 
+    def test_groups_and_uid16_go_to_cred_h_s_people_too(self):
+        cred = "Paul Moore <paul@paul-moore.com>"
+
+        def by_file(tree, patch, role, file=False):
+            return [cred] if file and patch == "include/linux/cred.h" else []
+        with mock.patch.object(upstream, "get_maintainer", side_effect=by_file):
+            for f in upstream.AS_CRED_H:
+                with tempfile.TemporaryDirectory() as d:
+                    patch = Path(d, "0014-x.patch")
+                    patch.write_text(f"From: Ada Lovelace <ada@kernel.org>\n\n+++ b/{f}\n")
+                    out = io.StringIO()
+                    with mock.patch.object(upstream, "ensure_patched", return_value=Path(d)), \
+                         redirect_stdout(out):
+                        upstream.cmd_recipients(SimpleNamespace(patch=str(patch), role="to"))
+                self.assertEqual(out.getvalue().splitlines(), upstream.CORE_TO + [cred], f)
+
     def test_other_patches_go_to_their_maintainers_only(self):
         nfsd = "Chuck Lever <chuck.lever@oracle.com>"
         to = self.recipients(["fs/nfsd/auth.c"], "to", [nfsd])
