@@ -43,6 +43,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../robust/guest.h"
+
 #define TOP		"/walk"
 #define DIRS		64
 #define FILES		16
@@ -51,27 +53,6 @@
 #define MAX_PASSES	64
 
 static int passes = 9;
-
-static void die(const char *what)
-{
-	printf("groups_walk: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* The user's i-th gid: spaced by two, so that odd values are gaps */
 static gid_t member(int i)
@@ -194,8 +175,7 @@ static void walker(int n)
 			exit(1);
 		}
 	}
-	qsort(t, passes, sizeof(double), cmp);
-	printf("BENCH walk_ns %d %.1f\n", n, t[passes / 2]);
+	printf("BENCH walk_ns %d %.1f\n", n, median(t, passes));
 	printf("BENCH walk_allowed %d %ld\n", n, allowed);
 	printf("BENCH walk_denied %d %ld\n", n, denied);
 	fflush(stdout);

@@ -31,9 +31,8 @@ import time
 
 import config
 import slub
-from benchlib import (BadBoot, NoUsableClock, arguments, bench_dir, boot_figures, bootstrap, fmt,
-                      initramfs_of, job_of, load_raw, plot, ratio_of, ratios_of, run_rounds,
-                      verdict_of, write_raw)
+from benchlib import (arguments, bench_dir, boot_rounds, bootstrap, fmt, initramfs_of, load_raw,
+                      plot, ratio_of, ratios_of, verdict_of)
 from config import ROOT, base_arg, kmalloc_min, settings
 from guest import boot, compile_c, make_initramfs
 from kbuild import build_kernel, kmake
@@ -123,19 +122,11 @@ def cmd_bench(args):
     if args.build_only:
         return 0
 
-    def measure(k, r):
-        job = job_of(k, outdir, r)
-        figures, elapsed = boot_figures(
-            "bench", job, lambda: boot(k, target, job, images[k], initrds[k], 1800),
-            lambda line: "groups_bench:" in line)
-        return figures, f" ({elapsed:.0f}s in the guest)"
-
-    try:
-        runs = run_rounds("bench", kernels, args.rounds, measure)
-    except (BadBoot, NoUsableClock) as e:
-        print(e)
+    runs = boot_rounds("bench", kernels, args.rounds, outdir,
+                       lambda k, job: boot(k, target, job, images[k], initrds[k], 1800),
+                       lambda line: "groups_bench:" in line)
+    if runs is None:
         return 1
-    write_raw(outdir, runs)
     failures, misses = report(target, outdir, runs, args.rounds, lookups=args.lookups)
     print(f"bench: {time.monotonic() - t0:.0f}s; results in {outdir}/")
     return verdict(failures, misses, outdir)

@@ -38,8 +38,8 @@ import re
 import statistics
 import time
 
-from benchlib import (BadBoot, arguments, bench_dir, boot_figures, bootstrap, fmt, initramfs_of,
-                      job_of, load_raw, ratios_of, run_rounds, verdict_of, write_raw)
+from benchlib import (arguments, bench_dir, boot_rounds, bootstrap, fmt, initramfs_of, load_raw,
+                      ratios_of, verdict_of)
 from config import Failure, ROOT, TARGETS, base_arg, settings
 from guest import boot, compile_c, make_initramfs
 from kbuild import build_kernel, page_size, parse_fragment
@@ -134,25 +134,16 @@ def cmd_bench(args):
     if args.build_only:
         return 0
 
-    def measure(k, r):
-        job = job_of(k, outdir, r)
-
-        def boot_one():
-            lines, outcome, elapsed = boot(k, target, job, images[k], initrds[k], BOOT_TIMEOUT,
-                                         smp=SMP)
-            return lines, outcome_of(lines, outcome), elapsed
-        # the program's own complaints start a line; the kernel's "groups_frag:
-        # vmalloc error" (expected in the cgroup test) carries a time stamp first
-        figures, elapsed = boot_figures("bench-frag", job, boot_one,
-                                        lambda line: line.startswith("groups_frag:"))
-        return figures, f" ({elapsed:.0f}s in the guest)"
-
-    try:
-        runs = run_rounds("bench-frag", KERNELS, args.rounds, measure)
-    except BadBoot as e:
-        print(e)
+    def boot_one(k, job):
+        lines, outcome, elapsed = boot(k, target, job, images[k], initrds[k], BOOT_TIMEOUT,
+                                       smp=SMP)
+        return lines, outcome_of(lines, outcome), elapsed
+    # the program's own complaints start a line; the kernel's "groups_frag:
+    # vmalloc error" (expected in the cgroup test) carries a time stamp first
+    runs = boot_rounds("bench-frag", KERNELS, args.rounds, outdir, boot_one,
+                       lambda line: line.startswith("groups_frag:"))
+    if runs is None:
         return 1
-    write_raw(outdir, runs)
     status = report(target, outdir, runs, args.rounds)
     print(f"bench-frag: {time.monotonic() - t0:.0f}s; results in {outdir}/")
     return status

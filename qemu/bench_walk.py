@@ -21,8 +21,7 @@ build/bench/<target>-walk/: results.md, raw.tsv, the command.
 import statistics
 import time
 
-from benchlib import (BadBoot, NoUsableClock, arguments, bench_dir, boot_figures, fmt,
-                      initramfs_of, job_of, load_raw, ratio_of, run_rounds, write_raw)
+from benchlib import (arguments, bench_dir, boot_rounds, fmt, initramfs_of, load_raw, ratio_of)
 from config import ROOT, TARGETS, base_arg, settings
 from guest import boot, compile_c, make_initramfs
 from kbuild import build_kernel
@@ -54,20 +53,12 @@ def cmd_bench(args):
     if args.build_only:
         return 0
 
-    def measure(k, r):
-        job = job_of(k, outdir, r)
-        figures, elapsed = boot_figures(
-            "bench-walk", job,
-            lambda: boot(k, target, job, images[k], initrds[k], BOOT_TIMEOUT, icount=True),
-            lambda line: line.startswith("groups_walk:"))
-        return figures, f" ({elapsed:.0f}s)"
-
-    try:
-        runs = run_rounds("bench-walk", KERNELS, args.rounds, measure)
-    except (BadBoot, NoUsableClock) as e:
-        print(e)
+    runs = boot_rounds("bench-walk", KERNELS, args.rounds, outdir,
+                       lambda k, job: boot(k, target, job, images[k], initrds[k], BOOT_TIMEOUT,
+                                           icount=True),
+                       lambda line: line.startswith("groups_walk:"))
+    if runs is None:
         return 1
-    write_raw(outdir, runs)
     report(target, outdir, runs, args.rounds)
     print(f"bench-walk: {time.monotonic() - t0:.0f}s; results in {outdir}/")
     return 0

@@ -52,6 +52,24 @@ def run_rounds(name, kernels, rounds, measure, mirror=False):
     return runs
 
 
+def boot_rounds(name, kernels, rounds, outdir, boot_one, complaint):
+    """One boot per kernel and round in run_rounds()'s order: boot_one(kernel,
+    job) boots it, giving (lines, outcome, elapsed), and boot_figures() takes
+    its figures.  The runs, also written to outdir/raw.tsv; None, said on
+    stdout, when a boot's figures cannot be used."""
+    def measure(k, r):
+        job = job_of(k, outdir, r)
+        figures, elapsed = boot_figures(name, job, lambda: boot_one(k, job), complaint)
+        return figures, f" ({elapsed:.0f}s in the guest)"
+    try:
+        runs = run_rounds(name, kernels, rounds, measure)
+    except (BadBoot, NoUsableClock) as e:
+        print(e)
+        return None
+    write_raw(outdir, runs)
+    return runs
+
+
 def lost_clock(lines):
     """The clocksource line of a guest that ended on the jiffies clock, or None.
 

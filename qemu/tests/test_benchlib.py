@@ -17,6 +17,25 @@ TSC = "[    0.5] clocksource: Switched to clocksource tsc"
 JIFFIES = "[    2.1] clocksource: Switched to clocksource jiffies"
 
 
+class BootRounds(unittest.TestCase):
+    def test_each_boot_s_figures_go_to_raw_tsv_and_a_bad_boot_ends_the_run(self):
+        ok = ["BENCH walk_ns 16 1055.0", "# harness: end walk exit=0"]
+        with tempfile.TemporaryDirectory() as d, mock.patch("builtins.print") as shown:
+            out = Path(d)
+            runs = benchlib.boot_rounds("b", ["v", "p"], 2, out,
+                                        lambda k, job: (ok + [f"BENCH job 0 {len(job)}"], "ok", 1.0),
+                                        lambda line: line.startswith("prog:"))
+            self.assertEqual(runs["v"][1][("walk_ns", 16)], 1055.0)
+            self.assertEqual(benchlib.load_raw(out), runs)
+            # the boots are named after the kernel, the results and the round
+            self.assertEqual(runs["p"][0][("job", 0)], len(f"bench-p-{out.name}-r0"))
+            bad = benchlib.boot_rounds("b", ["v"], 1, out,
+                                       lambda k, job: (ok + ["prog: no memory"], "ok", 1.0),
+                                       lambda line: line.startswith("prog:"))
+        self.assertIsNone(bad)
+        self.assertIn("prog: no memory", str(shown.call_args_list[-1].args[0]))
+
+
 class Turns(unittest.TestCase):
     def order(self, kernels, rounds, mirror=False):
         return ["".join(k for r, k in benchlib.turns(kernels, rounds, mirror) if r == i)
