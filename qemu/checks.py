@@ -17,10 +17,8 @@ def selftest_sources(series):
     replaced by the series directory's selftests/<file> where that base needs
     its own (7.3's config names CONFIG_SYSCTL, which replaced CONFIG_PROC_SYSCTL)"""
     files = {}
-    for top in (ROOT / "selftests", ROOT / series / "selftests"):
-        if series != "." or top == ROOT / "selftests":
-            files.update({p.relative_to(top): p.read_bytes()
-                          for p in top.rglob("*") if p.is_file()})
+    for top in (ROOT / "selftests", ROOT / series / "selftests"):   # the same for "."
+        files.update({p.relative_to(top): p.read_bytes() for p in top.rglob("*") if p.is_file()})
     return files
 
 
