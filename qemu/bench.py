@@ -32,7 +32,7 @@ import time
 import config
 import slub
 from benchlib import (arguments, bench_dir, boot_rounds, bootstrap, fmt, initramfs_of, load_raw,
-                      plot, ratio_of, ratios_of, verdict_of)
+                      plot, ratio_of, ratios_of, spread, verdict_of)
 from config import ROOT, base_arg, kmalloc_min, settings
 from guest import boot, compile_c, make_initramfs
 from kbuild import build_kernel, kmake
@@ -292,12 +292,7 @@ def memory_table(target, runs, page):
             silent.add(k)
 
     def cell(k, m, n):
-        v = [run[(m, n)] for run in runs[k] if (m, n) in run]
-        if not v:
-            return "-"
-        if min(v) == max(v):
-            return fmt(v[0])
-        return f"{fmt(statistics.median(v))} [{fmt(min(v))}-{fmt(max(v))}]"
+        return spread([run[(m, n)] for run in runs[k] if (m, n) in run])
 
     rows = []
     for n in ns:

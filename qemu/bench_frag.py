@@ -39,7 +39,7 @@ import statistics
 import time
 
 from benchlib import (arguments, bench_dir, boot_rounds, bootstrap, fmt, initramfs_of, load_raw,
-                      ratios_of, verdict_of)
+                      ratios_of, spread, verdict_of)
 from config import Failure, ROOT, TARGETS, base_arg, settings
 from guest import boot, compile_c, make_initramfs
 from kbuild import build_kernel, page_size, parse_fragment
@@ -157,12 +157,7 @@ def values(runs, k, m, n):
 
 def cell(runs, k, m, n, scale=1.0):
     """median over the rounds [min-max], scaled; "-" when never measured"""
-    v = [x / scale for x in values(runs, k, m, n)]
-    if not v:
-        return "-"
-    if min(v) == max(v):
-        return fmt(v[0])
-    return f"{fmt(statistics.median(v))} [{fmt(min(v))}-{fmt(max(v))}]"
+    return spread([x / scale for x in values(runs, k, m, n)])
 
 
 def median_of(runs, k, m, n, default=None):

@@ -18,10 +18,9 @@ of the user's groups, on either kernel.  Results go to
 build/bench/<target>-walk/: results.md, raw.tsv, the command.
 """
 
-import statistics
 import time
 
-from benchlib import (arguments, bench_dir, boot_rounds, fmt, initramfs_of, load_raw, ratio_of)
+from benchlib import (arguments, bench_dir, boot_rounds, initramfs_of, load_raw, ratio_of, spread)
 from config import ROOT, TARGETS, base_arg, settings
 from guest import boot, compile_c, make_initramfs
 from kbuild import build_kernel
@@ -75,9 +74,8 @@ def report(target, outdir, runs, rounds):
     for n in SIZES:
         cells = []
         for k in KERNELS:
-            v = [run[("walk_ns", n)] for run in runs.get(k, []) if ("walk_ns", n) in run]
-            cells.append(f"{fmt(statistics.median(v))} [{fmt(min(v))}-{fmt(max(v))}]"
-                         if v else "-")
+            cells.append(spread([run[("walk_ns", n)] for run in runs.get(k, [])
+                                 if ("walk_ns", n) in run]))
         ratio = ratio_of(runs, "patched", "vanilla", ("walk_ns", n))
         cells.append(f"{ratio[0]:.3f} [{ratio[1]:.3f}-{ratio[2]:.3f}]" if ratio else "-")
         md.append(f"| {n:,} | " + " | ".join(cells) + " |")

@@ -138,6 +138,16 @@ def fmt(v):
     return f"{v:.3g}"
 
 
+def spread(v):
+    """A table cell of a figure's rounds: the median [min-max], one value when
+    they agree, "-" when it was never measured"""
+    if not v:
+        return "-"
+    if min(v) == max(v):
+        return fmt(v[0])
+    return f"{fmt(statistics.median(v))} [{fmt(min(v))}-{fmt(max(v))}]"
+
+
 def write_raw(outdir, runs):
     """raw.tsv: every value of every round of every kernel"""
     raw = ["kernel\tround\tmetric\tN\tvalue"]

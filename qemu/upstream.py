@@ -327,8 +327,6 @@ COVER_FILES = ["kernel/cred.c", "kernel/user_namespace.c", "include/linux/cred.h
 # and user namespaces in Cc.
 CORE_FILES = ("kernel/groups.c", "include/linux/cred.h", "kernel/uid16.c", "kernel/cred.c")
 CORE_TO = [FALLBACK_TO, "linux-mm@kvack.org"]
-# Files without a MAINTAINERS entry that belong with include/linux/cred.h
-AS_CRED_H = ("kernel/groups.c", "kernel/uid16.c")
 CORE_CC = ["Kees Cook <keescook@chromium.org>", "linux-hardening@vger.kernel.org",
            '"Eric W. Biederman" <ebiederm@xmission.com>', "Serge Hallyn <serge@hallyn.com>"]
 
@@ -360,10 +358,9 @@ def cmd_recipients(args):
     for p in patches:
         touched = re.findall(r"^\+\+\+ b/(\S+)$", Path(p).read_text(), re.M)
         if set(touched) & set(CORE_FILES):
-            seen += [a for a in (CORE_TO if args.role == "to" else CORE_CC) if a not in seen]
-        if set(touched) & set(AS_CRED_H):
-            # no entry of their own: the people and list of cred.h's (7.3: CREDENTIALS)
-            seen += [a for a in get_maintainer(tree, "include/linux/cred.h", args.role, file=True)
+            # and groups.c and uid16.c, without an entry, go to cred.h's (7.3: CREDENTIALS)
+            seen += [a for a in (CORE_TO if args.role == "to" else CORE_CC) +
+                     get_maintainer(tree, "include/linux/cred.h", args.role, file=True)
                      if a not in seen and a != PLACEHOLDER]
         for a in get_maintainer(tree, p, args.role):
             # MAINTAINERS.snippet's placeholder is the sender-to-be
