@@ -26,7 +26,7 @@ PACKAGES := make flex bison bc libelf-dev libssl-dev cpio perl \
 	gcc-12-plugin-dev gcc-12-plugin-dev-aarch64-linux-gnu qemu-user valgrind
 
 .PHONY: help deps install tree build run guest-run check kunit check-debug check-kcsan check-mutants check-differential bench \
-	bench-lookups bench-native bench-frag bench-walk check-nfs bench-nfs \
+	bench-lookups bench-native bench-frag bench-walk check-nfs check-zfs bench-nfs \
 	export series-check send-email-dry-run clean distclean
 
 help:
@@ -42,7 +42,8 @@ help:
 	@echo "  ROUNDS=N (benchmarks); guest-run: PROG= ARGS= OVERLAY= TIMEOUT= APPEND= ICOUNT=1;"
 	@echo "  check-mutants: ALL=1 CHECKS= FAST=1 LIMIT= SUITE_LIMIT= MUTANTS=\"...\";"
 	@echo "  kunit: KUNIT_ARCHS=\"x86_64 arm64\"|um; bench-native: KERNELS= ONLY= TCG=1 ICOUNT=;"
-	@echo "  series-check: ARCHS= SKIP_BISECT=1 FROM=NNNN; export: KEEP_AUTHOR=1."
+	@echo "  series-check: ARCHS= SKIP_BISECT=1 FROM=NNNN; export: KEEP_AUTHOR=1;"
+	@echo "  check-zfs: ZFS=debian|patched MUTANT=first-block."
 	@echo "README.md says what each does."
 
 deps:
@@ -114,6 +115,14 @@ bench-walk: deps
 
 check-nfs: deps
 	@$(HARNESS) check-nfs $(call opt,ARCH,--target) $(KERNEL)
+
+# OpenZFS comes from Debian's contrib component (qemu/contrib.sh adds it);
+# its configure is regenerated after the patches (autoconf, automake, libtool)
+check-zfs: deps
+	@$(SUDO) sh qemu/contrib.sh
+	@$(MAKE) --no-print-directory install PACKAGES="autoconf automake libtool kmod"
+	@$(HARNESS) check-zfs $(call opt,ARCH,--target) $(call opt,ZFS,--zfs) \
+		$(call opt,MUTANT,--mutant) $(KERNEL)
 
 bench-nfs: deps
 	@$(HARNESS) bench-nfs $(call opt,ARCH,--target) $(call opt,ROUNDS,--rounds)

@@ -6,7 +6,7 @@ it (python3 qemu/harness.py <command>; make help lists the commands from it).
 The library is in the modules beside it (config, trees, kbuild, guest,
 parser, results, checks, mail, benchlib); the modules of the longer checks
 and benchmarks (bench, bench_frag, bench_walk, bench_native, kunit_tool,
-nfs, robust, upstream) add their commands to it with add_commands().
+nfs, robust, upstream, zfs) add their commands to it with add_commands().
 
 The only per-architecture and per-base knowledge lives in qemu/targets.conf.
 BASE (environment; make BASE=...) picks the base: its Debian source package,
@@ -41,6 +41,7 @@ import kunit_tool
 import nfs
 import robust
 import upstream
+import zfs
 from checks import check_checkpatch, check_harness, check_selftests_sync
 from config import (ABIS, Failure, KERNEL_NAME, ROOT, TARGETS, from_environment, package_of,
                     packages, progress, results_of, settings, shown, use)
@@ -177,7 +178,7 @@ def cmd_build(args):
 
 # The modules that add commands of their own to the command line
 COMMAND_MODULES = (bench, bench_frag, bench_walk, bench_native, kunit_tool, nfs, robust,
-                   upstream)
+                   upstream, zfs)
 
 
 def parser():

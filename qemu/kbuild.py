@@ -149,7 +149,9 @@ def build_kernel(kernel, target, extra=()):
     progress(f"kernel: building {name} (log: {shown(log)})")
     log.unlink(missing_ok=True)
     ensure_config(kernel, t, tree, out, extra)
-    goals = [Path(t["image"]).name] + (["modules"] if "bench" in extra else [])
+    # bench and zfs kernels load modules: build them, and Module.symvers for
+    # the modules built outside the tree
+    goals = [Path(t["image"]).name] + (["modules"] if {"bench", "zfs"} & set(extra) else [])
     kmake(tree, out, t, *goals, log=log)
     progress(f"kernel: {name} built ({out / t['image']})", start)
     return out / t["image"]

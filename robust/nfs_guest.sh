@@ -8,7 +8,7 @@
 # /etc/passwd, /etc/group, /harness/nfs/files (the files to serve) and
 # /harness/nfs/table (who may read what).
 #
-#	nfs_guest.sh check		nfs_client's KTAP over both mounts
+#	nfs_guest.sh check		access_client's KTAP over both mounts
 #	nfs_guest.sh bench N USER...	for each user, N metadata loops of
 #					stat() and access(), with the RPCs, the
 #					group lists nfsd builds and the memory
@@ -129,17 +129,17 @@ bench() {
 		gids=$(echo "$line" | cut -d' ' -f4)
 		file=/mnt/v3/$user/first
 		# a warm-up: rpc.mountd's answer for the user enters the kernel's cache
-		nfs_client loop $file "$uid" "$gid" "$gids" 20 > /dev/null ||
+		access_client loop $file "$uid" "$gid" "$gids" 20 > /dev/null ||
 			fail "warm-up as $user failed"
 		before=$(rpcs)
-		out=$(nfs_client loop $file "$uid" "$gid" "$gids" "$n") || fail "$out"
+		out=$(access_client loop $file "$uid" "$gid" "$gids" "$n") || fail "$out"
 		after=$(rpcs)
 		echo "BENCH rpcs $user $((after - before))"
 		echo "BENCH loop_ns $user $(echo "$out" | cut -d' ' -f3)"
 		# the traced window: fewer loops, for the trace buffer to hold them
 		before=$(rpcs)
 		trace_on
-		nfs_client loop $file "$uid" "$gid" "$gids" $((n / 4)) > /dev/null ||
+		access_client loop $file "$uid" "$gid" "$gids" $((n / 4)) > /dev/null ||
 			fail "traced loop as $user failed"
 		trace_off
 		after=$(rpcs)
@@ -171,7 +171,7 @@ frag() {
 		set -- $line
 		stalls=$(vmstat compact_stall)
 		before=$(rpcs)
-		out=$(nfs_client loop /mnt/v3/$user/first "$2" "$3" "$4" "$n") || fail "$out"
+		out=$(access_client loop /mnt/v3/$user/first "$2" "$3" "$4" "$n") || fail "$out"
 		after=$(rpcs)
 		echo "BENCH frag_rpcs $user $((after - before))"
 		echo "BENCH frag_loop_ns $user $(echo "$out" | cut -d' ' -f3)"
@@ -183,7 +183,7 @@ server
 case "${1:-check}" in
 check)
 	mount_v4
-	nfs_client check $H/table ;;
+	access_client check $H/table ;;
 bench)
 	shift
 	bench "$@"

@@ -10,6 +10,7 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import config  # noqa: E402
+import debroot  # noqa: E402
 import nfs  # noqa: E402
 
 
@@ -47,7 +48,8 @@ class Users(unittest.TestCase):
 
     def test_rows_cover_both_mounts_beyond_16_and_squashing(self):
         rows = [r.split() for r in nfs.check_table().splitlines()]
-        self.assertTrue(all(len(r) == 6 for r in rows))
+        self.assertTrue(all(len(r) == 7 and r[1] == "read" for r in rows))
+        rows = [[r[0]] + r[2:] for r in rows]
         labels = [r[0] for r in rows]
         for mnt in ("v3", "v4"):
             self.assertIn(f"{mnt}-root-squashed-from-gid-0", labels)
@@ -64,7 +66,7 @@ class Users(unittest.TestCase):
             # squashed: gid 0 is taken from every list, uid 0 becomes the anonymous uid
             members.discard(0)
             readable = mode == "0040" and gid in members
-            self.assertEqual(r[5], "read" if readable else "EACCES", r[0])
+            self.assertEqual(r[5], "ok" if readable else "EACCES", r[0])
 
 
 class Packages(unittest.TestCase):
@@ -74,8 +76,28 @@ class Packages(unittest.TestCase):
                              "libevent-core-2.1-7:any"}
         run = mock.Mock(side_effect=lambda cmd, **kw: mock.Mock(stdout=fields[cmd[-1]]))
         with mock.patch("subprocess.run", run):
-            self.assertEqual(nfs.depends("x.deb"),
+            self.assertEqual(debroot.depends("x.deb"),
                              ["libc6", "libtirpc3", "python3", "libevent-core-2.1-7"])
+
+    def test_depends_keeps_an_exact_version(self):
+        fields = {"Pre-Depends": "",
+                  "Depends": "libzfs4linux (= 2.1.11-1+deb12u1), libc6 (>= 2.34), "
+                             "zfs-modules | zfs-dkms"}
+        run = mock.Mock(side_effect=lambda cmd, **kw: mock.Mock(stdout=fields[cmd[-1]]))
+        with mock.patch("subprocess.run", run):
+            self.assertEqual(debroot.depends("x.deb"),
+                             ["libzfs4linux=2.1.11-1+deb12u1", "libc6", "zfs-modules"])
+
+    def test_deb_files_matches_a_version_and_its_epoch(self):
+        with tempfile.TemporaryDirectory() as d:
+            for f in ("libzfs4linux_2.1.11-1+deb12u1_amd64.deb",
+                      "libzfs4linux_2.3.2-2~bpo12+2_amd64.deb", "libfoo_1%3a2.0-1_amd64.deb"):
+                (Path(d) / f).touch()
+            self.assertEqual([p.name for p in debroot.deb_files(
+                Path(d), "libzfs4linux=2.1.11-1+deb12u1", "amd64")],
+                ["libzfs4linux_2.1.11-1+deb12u1_amd64.deb"])
+            self.assertEqual(len(debroot.deb_files(Path(d), "libzfs4linux", "amd64")), 2)
+            self.assertEqual(len(debroot.deb_files(Path(d), "libfoo=1:2.0-1", "amd64")), 1)
 
 
 def boot(rate=1000.0, groups_alloc=0.0, stalls=0):
