@@ -120,7 +120,7 @@ check-nfs: deps
 # its configure is regenerated after the patches (autoconf, automake, libtool)
 check-zfs: deps
 	@$(SUDO) sh qemu/contrib.sh
-	@$(MAKE) --no-print-directory install PACKAGES="autoconf automake libtool kmod"
+	@$(MAKE) --no-print-directory install PACKAGES="autoconf automake libtool"
 	@$(HARNESS) check-zfs $(call opt,ARCH,--target) $(call opt,ZFS,--zfs) \
 		$(call opt,MUTANT,--mutant) $(KERNEL)
 

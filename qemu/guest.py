@@ -208,6 +208,7 @@ def boot(kernel, target, job, image, initrd, timeout, loglevel=None, echo=None, 
         if buf:
             console.feed(buf.decode(errors="replace").rstrip("\r"))
     proc.wait()
+    proc.stdout.close()
     return console, console.outcome(outcome), time.monotonic() - start
 
 

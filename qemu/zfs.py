@@ -118,8 +118,9 @@ def table(flavour):
                 ds = f"tank/{name}-{way}"
                 cases += [("zfs-snapshot", "run", f"zfs,snapshot,{ds}@{name}", "refused"),
                           ("zfs-create", "run", f"zfs,create,-u,{ds}/child", "refused"),
+                          # zfs get prints "-" for a value it may not read
                           ("zfs-groupused", "run", f"zfs,get,-H,-o,value,groupused@{g},tank",
-                           "refused")]
+                           "no-value")]
             for what, op, args, refused in cases:
                 expect = "ok" if member else refused
                 # OpenZFS's own search misses 1300 beside 0x90000000 (not the
@@ -224,12 +225,12 @@ def zfs_modules(kernel, target, version, flavour, mutant=None):
 
 
 def load_order(modules):
-    """The modules' names, each after those it depends on (modinfo's depends)."""
+    """The modules' names, each after those it depends on (the "depends=" of
+    its .modinfo section, as modinfo -F depends reads it)."""
     deps = {}
     for name, ko in modules.items():
-        text = subprocess.run(["modinfo", "-F", "depends", ko], capture_output=True,
-                              text=True).stdout.strip()
-        deps[name] = [d for d in text.split(",") if d in modules]
+        m = re.search(rb"(?:^|\0)depends=([^\0]*)\0", ko.read_bytes())
+        deps[name] = [d for d in (m.group(1).decode() if m else "").split(",") if d in modules]
     order = []
 
     def visit(n, path=()):

@@ -22,8 +22,9 @@
  *	run PROG,ARG...		run PROG; its output is shown
  *
  * expect is "ok", an errno name ("EACCES"), or for run "refused" (the
- * program failed and printed "permission denied", as zfs(8) does) or
- * "failed" (it failed otherwise).  After its KTAP line every row prints
+ * program failed and printed "permission denied", as zfs(8) does),
+ * "failed" (it failed otherwise) or "no-value" (it succeeded but printed
+ * only "-", as `zfs get` does for a property the caller may not read).  After its KTAP line every row prints
  * "# answer LABEL ANSWER", which the checks compare between kernels.
  *
  * loop prints "loop <N> <nanoseconds>": the metadata load of make
@@ -46,6 +47,7 @@
 #define NO_IDENTITY	200	/* exit status: setgroups(), setgid() or setuid() failed */
 #define REFUSED		201	/* run: the program said "permission denied" */
 #define FAILED		202	/* run: it failed otherwise */
+#define NO_VALUE	203	/* run: it printed only "-" */
 
 static gid_t gids[MAX_GIDS];
 
@@ -89,7 +91,7 @@ static int become(const char *uid, const char *gid, const char *spec)
 static int run(char **argv)
 {
 	char out[4096], drain[512], *line, *save = NULL;
-	int fds[2], status, refused;
+	int fds[2], status, refused, no_value;
 	ssize_t len = 0, got;
 	pid_t pid;
 
@@ -116,11 +118,12 @@ static int run(char **argv)
 	if (waitpid(pid, &status, 0) < 0)
 		return errno;
 	refused = strstr(out, "permission denied") != NULL;
+	no_value = !strcmp(out, "-\n");
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		printf("# %s: %s\n", argv[0], line);
 	fflush(stdout);		/* the child leaves with _exit() */
 	if (WIFEXITED(status) && !WEXITSTATUS(status))
-		return 0;
+		return no_value ? NO_VALUE : 0;
 	return refused ? REFUSED : FAILED;
 }
 
@@ -161,6 +164,7 @@ static const char *answer(int status)
 	case NO_IDENTITY: return "no-identity";
 	case REFUSED:	return "refused";
 	case FAILED:	return "failed";
+	case NO_VALUE:	return "no-value";
 	default:	return "other";
 	}
 }

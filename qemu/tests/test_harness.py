@@ -121,5 +121,44 @@ class Parse(unittest.TestCase):
                                                        f"{data / 'no-such.log'}\n"))
 
 
+class EndToEnd(unittest.TestCase):
+    """make check as a whole, with a stand-in for QEMU that replays a recorded
+    console: builds, the harness's own tests and the series checks stubbed,
+    everything from the boot on (the streamed console, the verdicts, the
+    summary, the exit status) run as it is."""
+
+    def check(self, log):
+        data = QEMU / "testdata"
+        with tempfile.TemporaryDirectory() as d, \
+                mock.patch.dict(os.environ, {"BUILD": d, "BASE": "", "TEST_TIMEOUT": ""}), \
+                mock.patch.object(h, "check_harness", return_value=[]), \
+                mock.patch.object(h, "check_selftests_sync", return_value=[]), \
+                mock.patch.object(h, "check_checkpatch", return_value=[]), \
+                mock.patch.object(h.shutil, "which", return_value="/bin/true"), \
+                mock.patch("guest.build_kernel",
+                           return_value=Path(d, "out/patched-x86_64/arch/x86/boot/bzImage")), \
+                mock.patch("guest.build_userspace", return_value={"x86_64": {}, "i386": {}}), \
+                mock.patch("guest.make_initramfs", side_effect=lambda path, *a, **k: path), \
+                mock.patch("guest.qemu_command", return_value=["cat", str(data / log)]), \
+                mock.patch("builtins.print") as out, \
+                self.assertRaises(SystemExit) as end:
+            h.main(["check", "x86_64"])
+            self.fail("check did not exit")
+        summary = Path(d, "results/patched-x86_64/summary.txt")
+        printed = "\n".join(" ".join(map(str, c.args)) for c in out.call_args_list)
+        return end.exception.code, printed, summary
+
+    def test_a_passing_console_passes(self):
+        code, printed, _ = self.check("pass.log")
+        self.assertEqual(code, 0, printed)
+        self.assertIn("33 passed, 0 failed, 1 skipped", printed)
+
+    def test_every_broken_console_fails(self):
+        for log in ("oops.log", "panic.log", "warn.log", "hang.log", "silent.log",
+                    "kunit-failure.log", "kunit-later-suite-failure.log", "no-kunit.log"):
+            code, printed, _ = self.check(log)
+            self.assertEqual(code, 1, f"{log}: {printed}")
+
+
 if __name__ == "__main__":
     unittest.main()
