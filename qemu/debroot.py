@@ -109,10 +109,15 @@ def guest_root(name, arch, packages):
     progress(f"{name}: Debian's {', '.join(packages)} and their libraries for {arch} "
              f"(log: {shown(log)})")
     shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True)
     seen, queue = set(), list(packages)
     while queue:
-        batch = [n for n in dict.fromkeys(queue) if n.split("=")[0] not in seen]
-        queue = []
+        # one version of each package: the exact one where some package asks for it
+        batch = {}
+        for n in queue:
+            if n.split("=")[0] not in seen and "=" not in batch.get(n.split("=")[0], ""):
+                batch[n.split("=")[0]] = n
+        batch, queue = list(batch.values()), []
         seen.update(n.split("=")[0] for n in batch)
         for deb in download(batch, arch, debs, log).values():
             queue += [d for d in depends(deb) if d.split("=")[0] not in seen and library(d)]

@@ -44,10 +44,12 @@ from kbuild import build_kernel
 from results import conclude
 from trees import tree_of
 
-# Debian's zfs-dkms and zfsutils-linux for each base: the newest in a suite
-# of the base's Debian release (7.3's is beyond what 2.4.4 declares it
-# supports, Linux-Maximum 7.2)
-RELEASES = {"6.1": "2.1.11-1+deb12u1", "6.12": "2.3.2-2~bpo12+2", "7.3": "2.4.4-1~bpo13+1"}
+# Debian's zfs-dkms and zfsutils-linux for each base (the newest in a suite
+# of the base's Debian release), and what its configure needs: 7.3 is beyond
+# the Linux-Maximum (7.2) that 2.4.4 declares, which it builds against only
+# with --enable-linux-experimental
+RELEASES = {"6.1": ("2.1.11-1+deb12u1", []), "6.12": ("2.3.2-2~bpo12+2", []),
+            "7.3": ("2.4.4-1~bpo13+1", ["--enable-linux-experimental"])}
 OUTSIDE = 9999                  # a group nobody is in
 BIG = 0x90000000                # 2^31 and more above 1300
 # name, uid (also its primary gid, in no list), supplementary groups
@@ -185,8 +187,9 @@ def zfs_source(version, flavour, mutant=None):
     return src
 
 
-def zfs_modules(kernel, target, version, flavour, mutant=None):
+def zfs_modules(kernel, target, release, flavour, mutant=None):
     """OpenZFS's modules built against the kernel's build; {name: .ko}."""
+    version, configure_args = release
     t = TARGETS[target]
     if t["cross"]:
         raise Failure(f"check-zfs builds OpenZFS for the host's architecture only, not {target}")
@@ -199,7 +202,7 @@ def zfs_modules(kernel, target, version, flavour, mutant=None):
     name = f"{out.name}-{src.name[4:]}"
     build = settings().build / "zfs" / name
     want = digest(head, (out / ".config").read_bytes(), (out / "Module.symvers").read_bytes(),
-                  (ROOT / "build/zfs/stamps" / src.name).read_text())
+                  (ROOT / "build/zfs/stamps" / src.name).read_text(), *configure_args)
     stamp = settings().build / f"zfs/stamps/{name}"
     log = settings().build / f"logs/zfs-{name}.log"
     if not (build.is_dir() and stamp_ok(stamp, want)):
@@ -210,7 +213,7 @@ def zfs_modules(kernel, target, version, flavour, mutant=None):
         shutil.rmtree(build, ignore_errors=True)
         shutil.copytree(src, build, symlinks=True)
         r = sh(["./configure", "--with-config=kernel", f"--with-linux={tree}",
-                f"--with-linux-obj={out}"], log, cwd=build, check=False)
+                f"--with-linux-obj={out}", *configure_args], log, cwd=build, check=False)
         if r.returncode:
             raise Failure(f"zfs: OpenZFS {src.name[4:]} does not configure for {out.name} "
                           f"(log: {shown(log)})")
@@ -257,8 +260,8 @@ def answers(lines):
 
 
 def boot_zfs(kernel, target, flavour, mutant):
-    version = RELEASES[settings().base]
-    image, modules = zfs_modules(kernel, target, version, flavour, mutant)
+    version = RELEASES[settings().base][0]
+    image, modules = zfs_modules(kernel, target, RELEASES[settings().base], flavour, mutant)
     abi = TARGETS[target]["abis"][0]
     bindir = settings().build / "bin" / abi
     work = settings().build / "zfs" / "etc"
