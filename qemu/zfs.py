@@ -280,7 +280,7 @@ def boot_zfs(kernel, target, flavour, mutant):
              compile_c(abi, ROOT / "robust/access_client.c", bindir / "access_client"),
              **{f"/lib/modules/zfs/{m}.ko": ko for m, ko in modules.items()}}
     plan = [["zfs", 1200, "/bin/busybox", "sh", "/harness/zfs/guest.sh"]]
-    root = guest_root("zfs", ABIS[abi]["debian"],
+    root = guest_root(f"zfs-{version}", ABIS[abi]["debian"],
                       [f"zfsutils-linux={version}", "mount", "acl", "busybox-static"])
     job = f"zfs-{kernel}-{target}-{flavour}" + (f"-{mutant}" if mutant else "")
     lines, outcome, elapsed, results = boot_plan(kernel, target, image, job, files, plan,

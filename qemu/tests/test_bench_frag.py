@@ -6,10 +6,12 @@ import sys
 import tempfile
 import unittest
 from pathlib import Path
+from types import SimpleNamespace
 from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bench_frag  # noqa: E402
+import config  # noqa: E402
 
 
 def round_of(kernel, stalls=0, free_ge4=0):
@@ -42,6 +44,40 @@ class Report(unittest.TestCase):
         status, md = self.report({**good, "vanilla": [round_of("vanilla", free_ge4=3)]})
         self.assertEqual(status, 1)
         self.assertIn("FAILED: vanilla round 1: frag_free_ge4 0 = 3", md)
+
+
+class Configs(unittest.TestCase):
+    def check(self, vanilla, patched):
+        with tempfile.TemporaryDirectory() as d, config.using(build=Path(d)):
+            for kernel, text in (("vanilla", vanilla), ("patched", patched)):
+                out = bench_frag.out_dir(kernel, "x86_64")
+                out.mkdir(parents=True)
+                (out / ".config").write_text(text)
+            bench_frag.check_configs("x86_64")
+
+    def test_the_two_kernels_must_be_configured_alike(self):
+        self.check("CONFIG_A=y\nCONFIG_B=8\n", "CONFIG_A=y\nCONFIG_B=8\n")
+        # the patched tree's KUnit option, not set there and absent from vanilla, is alike
+        self.check("CONFIG_A=y\n", "CONFIG_A=y\n# CONFIG_GROUPS_KUNIT_TEST is not set\n")
+        with self.assertRaises(config.Failure) as e:
+            self.check("CONFIG_A=y\nCONFIG_B=8\n", "CONFIG_A=y\nCONFIG_B=16\n")
+        self.assertIn("configs differ: CONFIG_B=8/16", str(e.exception))
+        with self.assertRaises(config.Failure) as e:
+            self.check("CONFIG_A=y\n", "CONFIG_A=y\nCONFIG_KUNIT=y\n")
+        self.assertIn("CONFIG_KUNIT=n/y", str(e.exception))
+
+
+class Main(unittest.TestCase):
+    def test_pages_above_4k_have_nothing_to_measure(self):
+        args = SimpleNamespace(target="x86_64", report_only=False)
+        with mock.patch.object(bench_frag, "cmd_bench", return_value=7) as run, \
+                mock.patch("builtins.print") as shown:
+            self.assertEqual(bench_frag.cmd_main(args), 7)
+            self.assertEqual(run.call_count, 1)
+            self.assertEqual(bench_frag.cmd_main(SimpleNamespace(target="arm64-64k",
+                                                                 report_only=False)), 0)
+            self.assertEqual(run.call_count, 1)
+        self.assertIn("arm64-64k has 64K pages", shown.call_args.args[0])
 
 
 if __name__ == "__main__":

@@ -133,6 +133,16 @@ class Ratios(unittest.TestCase):
         self.assertIsNone(benchlib.ratios_of(runs, "p", "v", ("z", 1)))
         self.assertEqual(benchlib.ratio_of(runs, "v", "p", ("m", 1)), (1.0, 0.0, 2.0))
 
+    def test_the_interval_is_the_median_s_over_resampled_rounds(self):
+        self.assertEqual(benchlib.bootstrap([0.5]), (0.5, 0.5))
+        self.assertEqual(benchlib.bootstrap([0.5] * 9), (0.5, 0.5))
+        ratios = [0.9, 0.95, 1.0, 1.05, 1.1, 1.2, 1.3]
+        lo, hi = benchlib.bootstrap(ratios)
+        self.assertTrue(0.9 <= lo < 1.05 < hi <= 1.3, (lo, hi))
+        self.assertEqual(benchlib.bootstrap(ratios), (lo, hi))          # seeded: repeatable
+        # one wild round moves the median's interval little
+        self.assertLess(benchlib.bootstrap(ratios[:-1] + [50.0])[1], 1.3)
+
 
 if __name__ == "__main__":
     unittest.main()

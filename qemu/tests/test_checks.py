@@ -3,8 +3,10 @@
 """
 
 import sys
+import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import checks  # noqa: E402
@@ -38,6 +40,64 @@ class Checkpatch(unittest.TestCase):
         self.assertEqual(checks.checkpatch_findings(out, other, snippet), [checks.MAINTAINERS_QUESTION])
         self.assertEqual(checks.checkpatch_findings(out), [checks.MAINTAINERS_QUESTION])
         self.assertEqual(checks.checkpatch_findings("WARNING: x\n", patch, snippet), ["WARNING: x"])
+
+
+class Verdicts(unittest.TestCase):
+    def test_selftests_must_be_what_the_series_adds(self):
+        ours = {Path("groups_test.c"): b"int main;\n", Path("config"): b"CONFIG_X=y\n"}
+        with tempfile.TemporaryDirectory() as d, \
+                mock.patch.object(checks, "ensure_patched", return_value=Path(d)), \
+                mock.patch.object(checks, "selftest_sources", return_value=ours):
+            self.assertEqual(checks.check_selftests_sync()[0][1], "skip")   # not added yet
+            intree = Path(d, "tools/testing/selftests/groups")
+            intree.mkdir(parents=True)
+            for path, text in ours.items():
+                (intree / path).write_bytes(text)
+            self.assertEqual(checks.check_selftests_sync()[0][1:], ("pass", ""))
+            (intree / "config").write_bytes(b"CONFIG_Y=y\n")
+            (intree / "extra.c").write_bytes(b"")
+            self.assertEqual(checks.check_selftests_sync()[0][1:],
+                             ("fail", "differ: extra.c, config"))
+
+    def test_a_patch_with_a_checkpatch_finding_fails(self):
+        with tempfile.TemporaryDirectory() as d:
+            (Path(d) / "MAINTAINERS").write_text("THE REST\nF:\t*\n")
+            patch = Path(d, "0001-cred-x.patch")
+            patch.write_text("Subject: [PATCH 01/19] cred: x\n")
+
+            def results(stdout):
+                # (open: the patch as checkpatch's stdin, which it would not close)
+                with mock.patch.object(checks, "ensure_vanilla", return_value=Path(d)), \
+                        mock.patch.object(checks, "series_patches", return_value=[patch]), \
+                        mock.patch.object(checks, "open", mock.mock_open(), create=True), \
+                        mock.patch.object(checks.subprocess, "run",
+                                          return_value=mock.Mock(stdout=stdout)):
+                    return checks.check_checkpatch()
+            self.assertEqual(results("total: 0 errors\n"),
+                             [("checkpatch --strict 0001-cred-x.patch", "pass", "")])
+            self.assertEqual(results("ERROR: trailing whitespace\n#12: FILE: x.c\n"),
+                             [("checkpatch --strict 0001-cred-x.patch", "fail",
+                               "ERROR: trailing whitespace")])
+
+    def test_each_unit_test_is_a_result(self):
+        class Inner(unittest.TestCase):
+            def test_pass(self):
+                pass
+
+            def test_fail(self):
+                self.assertEqual(1, 2)
+
+            @unittest.skip("no 16-bit calls")
+            def test_skip(self):
+                pass
+        suite = unittest.TestSuite([unittest.TestSuite(
+            unittest.defaultTestLoader.loadTestsFromTestCase(Inner))])
+        with mock.patch.object(checks.unittest.defaultTestLoader, "discover", return_value=suite):
+            got = {name.rsplit(".", 1)[1]: (status, detail)
+                   for name, status, detail in checks.check_harness()}
+        self.assertEqual(got, {"test_pass": ("pass", ""),
+                               "test_fail": ("fail", "AssertionError: 1 != 2"),
+                               "test_skip": ("skip", "no 16-bit calls")})
 
 
 if __name__ == "__main__":

@@ -74,6 +74,15 @@ class Table(unittest.TestCase):
                          {"6.1": 128, "6.12": 8, "7.3": 8}[config.settings().base])
         self.assertIn(["W=1", "sparse"], [c[4] for c in config.COMPILE])
 
+    def test_the_first_target_of_a_check_or_none(self):
+        with mock.patch.object(config, "TARGETS", {"a": {"checks": []},
+                                                   "b": {"checks": ["differential"]},
+                                                   "c": {"checks": ["differential"]}}):
+            self.assertEqual(config.first_target_with("differential"), "b")
+            with self.assertRaises(config.Failure) as e:
+                config.first_target_with("kcsan")
+        self.assertIn("no target row names the check 'kcsan'", str(e.exception))
+
 
 class Settings(unittest.TestCase):
     def test_the_environment_read_once_into_settings(self):
@@ -102,6 +111,17 @@ class Settings(unittest.TestCase):
             self.assertEqual(config.settings().base, before.base)
             self.assertEqual(config.results_of("job"), Path("/scratch/results/job"))
         self.assertIs(config.settings(), before)
+
+
+class Stamps(unittest.TestCase):
+    def test_a_stamp_is_up_to_date_only_with_the_same_value(self):
+        with tempfile.TemporaryDirectory() as d:
+            stamp = Path(d, "stamps/vanilla")
+            self.assertFalse(config.stamp_ok(stamp, "6.1.158-1"))
+            config.write_stamp(stamp, "6.1.158-1")
+            self.assertTrue(config.stamp_ok(stamp, "6.1.158-1"))
+            self.assertFalse(config.stamp_ok(stamp, "6.1.159-1"))
+            self.assertFalse(config.stamp_ok(stamp, "6.1.158-1\n"))
 
 
 class Commands(unittest.TestCase):

@@ -2,7 +2,9 @@
 """guest: a target's kernel command line and the plan of its suite.
 """
 
+import os
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 from unittest import mock
@@ -43,6 +45,54 @@ class Guest(unittest.TestCase):
                                  "/tests/armhf/groups_test": "/b/h/t"})
         self.assertEqual([p[0] for p in plan], ["aarch64/groups_test", "armhf/groups_test"])
         self.assertTrue(all(p[1] == 42 for p in plan))
+
+    def test_the_selftests_are_the_makefile_s_programs(self):
+        with tempfile.TemporaryDirectory() as d, mock.patch.object(guest, "ROOT", Path(d)):
+            self.assertEqual(guest.selftest_programs(), [])
+            (Path(d) / "selftests").mkdir()
+            (Path(d) / "selftests/Makefile").write_text("CFLAGS += -Wall\n")
+            self.assertEqual(guest.selftest_programs(), [])
+            (Path(d) / "selftests/Makefile").write_text(
+                "CFLAGS += -Wall\nTEST_GEN_PROGS := groups_test groups_users_test\n")
+            self.assertEqual(guest.selftest_programs(), ["groups_test", "groups_users_test"])
+
+
+class Programs(unittest.TestCase):
+    def test_a_program_is_rebuilt_when_it_or_what_it_includes_changed(self):
+        clock = [1000]
+
+        def tick(path):
+            clock[0] += 10
+            os.utime(path, (clock[0], clock[0]))
+
+        def cc(cmd, log):
+            out = Path(cmd[cmd.index("-o") + 1])
+            out.write_text("elf")
+            tick(out)
+        with tempfile.TemporaryDirectory() as d, config.using(build=Path(d)), \
+                mock.patch.object(guest, "sh", side_effect=cc) as sh:
+            src, own = Path(d, "src/prog.c"), Path(d, "src/own.h")
+            shared, other = Path(d, "inc/shared.h"), Path(d, "inc/other.h")
+            for f in (src, own, shared, other):
+                f.parent.mkdir(exist_ok=True)
+                f.write_text("")
+                tick(f)
+            src.write_text('#include "own.h"\n#include "../inc/shared.h"\n')
+            tick(src)
+            out = Path(d, "bin/x86_64/prog")
+
+            def built(touched=None):
+                if touched:
+                    tick(touched)
+                before = sh.call_count
+                self.assertEqual(guest.compile_c("x86_64", src, out), out)
+                return sh.call_count - before
+            self.assertEqual(built(), 1)
+            self.assertEqual(built(), 0)                # up to date
+            self.assertEqual(built(own), 1)             # a header beside it
+            self.assertEqual(built(shared), 1)          # one it includes by a path
+            self.assertEqual(built(other), 0)           # neither
+            self.assertEqual(built(src), 1)
 
 
 if __name__ == "__main__":

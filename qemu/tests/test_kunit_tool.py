@@ -4,11 +4,14 @@ recorded output of the series' suites on UML.
 """
 
 import sys
+import tempfile
 import unittest
+from types import SimpleNamespace
 from unittest import mock
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import config  # noqa: E402
 import harness  # noqa: E402
 import kunit_tool  # noqa: E402
 
@@ -83,6 +86,36 @@ class Command(unittest.TestCase):
         bad = harness.parser().parse_args(["kunit", "riscv"])
         with self.assertRaises(kunit_tool.Failure):
             bad.fn(bad)
+
+
+class Runs(unittest.TestCase):
+    def test_the_suites_are_those_the_tree_has(self):
+        with tempfile.TemporaryDirectory() as tree:
+            self.assertEqual(kunit_tool.kunitconfigs(tree), [])
+            Path(tree, "kernel").mkdir()
+            Path(tree, "kernel/groups.kunitconfig").write_text("CONFIG_KUNIT=y\n")
+            self.assertEqual(kunit_tool.kunitconfigs(tree), ["kernel/groups.kunitconfig"])
+            Path(tree, "fs/smb/server").mkdir(parents=True)
+            Path(tree, "fs/smb/server/.kunitconfig").write_text("CONFIG_KUNIT=y\n")
+            self.assertEqual(kunit_tool.kunitconfigs(tree), list(kunit_tool.KUNITCONFIGS))
+
+    def test_only_a_passing_verdict_passes_an_architecture(self):
+        verdicts = {"um": ("build", ["does not build"], None),
+                    "x86_64": ("pass", [], (208, 208)),
+                    "arm64": ("fail", ["KUnit groups_test_search"], (208, 207))}
+        with tempfile.TemporaryDirectory() as d, config.using(build=Path(d)), \
+                mock.patch.object(kunit_tool, "ensure_patched", return_value=Path(d)), \
+                mock.patch.object(kunit_tool, "run",
+                                  side_effect=lambda tree, arch, *a, **kw: verdicts[arch]), \
+                mock.patch("builtins.print"):
+            self.assertEqual(kunit_tool.cmd_kunit(SimpleNamespace(archs=["x86_64"])), 0)
+            self.assertEqual(kunit_tool.cmd_kunit(SimpleNamespace(archs=["x86_64", "um",
+                                                                         "arm64"])), 1)
+            lines = (Path(d) / "results/kunit.txt").read_text().splitlines()
+        self.assertEqual([x.split("  # ")[0] for x in lines],
+                         ["pass kunit: x86_64", "fail kunit: um", "fail kunit: arm64"])
+        self.assertTrue(lines[1].endswith("does not build"), lines[1])
+        self.assertTrue(lines[2].endswith("207 of 208 passed; KUnit groups_test_search"))
 
 
 if __name__ == "__main__":

@@ -36,5 +36,14 @@ class Identity(unittest.TestCase):
             self.assertIn("git config --global user.email", str(e.exception))
 
 
+class Objects(unittest.TestCase):
+    def test_the_kernel_objects_of_the_c_files_the_series_changes(self):
+        changed = ("kernel/groups.c\nkernel/groups_kunit.c\nfs/nfsd/auth.c\n"
+                   "tools/testing/selftests/groups/groups_test.c\nsamples/x/y.c\n")
+        with mock.patch.object(mail.subprocess, "run", return_value=mock.Mock(stdout=changed)):
+            self.assertEqual(mail.touched_objects(Path("/tree")),
+                             ["kernel/groups.o", "fs/nfsd/auth.o"])
+
+
 if __name__ == "__main__":
     unittest.main()

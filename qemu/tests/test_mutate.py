@@ -3,11 +3,13 @@
 """
 
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import config  # noqa: E402
 import mutate  # noqa: E402
 
 SOURCE = """\
@@ -161,6 +163,113 @@ class Patches(unittest.TestCase):
     def test_a_failing_baseline_stops_the_run(self):
         with self.assertRaises(mutate.Failure):
             self.run_with([("fail", ["t/kunit/groups/y"])])
+
+
+def mutant(k, function="groups_search", path="kernel/groups.c"):
+    return {"id": f"{Path(path).name}:{function}:cmp{k}", "function": function, "rule": "cmp",
+            "path": path, "line": k, "old": "\tif (a < b)", "new": "\tif (a <= b)"}
+
+
+class Choice(unittest.TestCase):
+    def test_the_lines_the_series_adds(self):
+        diff = ("diff --git a/kernel/groups.c b/kernel/groups.c\n"
+                "@@ -10,0 +11,3 @@ int x;\n+a\n+b\n+c\n"
+                "@@ -20 +23 @@\n-old\n+new\n"
+                "@@ -30,2 +33,0 @@\n-gone\n-gone\n")
+        with mock.patch.object(mutate.subprocess, "run", return_value=mock.Mock(stdout=diff)):
+            self.assertEqual(mutate.added_lines(Path("/tree"), "kernel/groups.c"),
+                             {11, 12, 13, 23})
+
+    def test_uid16_and_the_syscalls_need_the_suite(self):
+        self.assertTrue(mutate.needs_suite(mutant(1, "groups16_to_user", "kernel/uid16.c")))
+        self.assertTrue(mutate.needs_suite(mutant(1, "setgroups")))
+        self.assertFalse(mutate.needs_suite(mutant(1, "groups_search")))
+
+    def test_named_mutants_or_each_kind_up_to_its_limit(self):
+        fast = [mutant(k) for k in range(1, 4)]
+        slow = [mutant(k, "setgroups") for k in range(4, 7)]
+        chosen = mutate.choose(fast + slow, 2, 1, ())
+        self.assertEqual([m["id"] for m in chosen],
+                         ["groups.c:groups_search:cmp1", "groups.c:groups_search:cmp2",
+                          "groups.c:setgroups:cmp4"])
+        self.assertEqual(len(mutate.choose(fast + slow, 0, 0, ())), 6)
+        self.assertEqual(mutate.choose(fast + slow, 1, 1, ["groups.c:setgroups:cmp6"]),
+                         [slow[2]])
+        with self.assertRaises(config.Failure) as e:
+            mutate.choose(fast + slow, 1, 1, ["groups.c:setgroups:cmp6", "groups.c:x:cmp9"])
+        self.assertIn("no mutant groups.c:x:cmp9", str(e.exception))
+
+
+class Verdict(unittest.TestCase):
+    def test_a_survivor_fails_unless_explained(self):
+        m = mutant(1)
+        self.assertEqual(mutate.verdict_of(m, "fail", ["KUnit groups_test_search"], {})[1:],
+                         ("pass", "caught by KUnit groups_test_search"))
+        self.assertEqual(mutate.verdict_of(m, "build", ["does not build"], {})[1], "skip")
+        self.assertEqual(mutate.verdict_of(m, "pass", [], {})[1:],
+                         ("fail", "survives: no test catches it"))
+        explain = {(m["id"], m["new"].strip()): "both orders sort alike"}
+        self.assertEqual(mutate.verdict_of(m, "pass", [], explain)[1:],
+                         ("skip", "survives, equivalent: both orders sort alike"))
+
+
+class Runs(unittest.TestCase):
+    def suite(self, results=(), baseline=(), build_fails=False):
+        def kmake(*a, **kw):
+            if build_fails:
+                raise config.Failure("make failed")
+        with tempfile.TemporaryDirectory() as d, config.using(build=Path(d)), \
+                mock.patch.object(mutate, "ensure_config"), \
+                mock.patch.object(mutate, "kmake", side_effect=kmake), \
+                mock.patch.object(mutate, "boot_suite", return_value=list(results)):
+            return mutate.run_suite(Path(d), "mutant-1", baseline)
+
+    def test_the_suite_catches_with_failures_the_unmutated_kernel_has_not(self):
+        ok = ("mutant-1/x86_64/groups_test/global.sort", "pass", "")
+        known = ("mutant-1/x86_64/groups_test/global.flaky", "fail", "timeout")
+        new = ("mutant-1/i386/groups_test/global.sort", "fail", "x")
+        self.assertEqual(self.suite([ok]), ("pass", []))
+        self.assertEqual(self.suite([ok, known], {"x86_64/groups_test/global.flaky"}),
+                         ("pass", []))
+        self.assertEqual(self.suite([ok, known, new], {"x86_64/groups_test/global.flaky"}),
+                         ("fail", ["mutant-1/i386/groups_test/global.sort"]))
+        self.assertEqual(self.suite(build_fails=True), ("build", ["does not build"]))
+
+    def test_a_mutant_goes_to_what_can_reach_it_and_its_file_comes_back(self):
+        with tempfile.TemporaryDirectory() as d:
+            for path in ("kernel/groups.c", "kernel/uid16.c"):
+                Path(d, path).parent.mkdir(exist_ok=True)
+                Path(d, path).write_text("{\n\tif (a < b)\n}\n")
+            seen = []
+
+            def run(name):
+                def runner(tree, *a):
+                    seen.append((name, Path(d, m["path"]).read_text()))
+                    return "fail", ["x"]
+                return runner
+            with mock.patch.object(mutate, "run_kunit", side_effect=run("KUnit")), \
+                    mock.patch.object(mutate, "run_suite", side_effect=run("suite")), \
+                    config.using(build=Path(d)):
+                for m in (mutant(2), mutant(2, "setgroups"),
+                          mutant(2, "groups16_from_user", "kernel/uid16.c")):
+                    self.assertEqual(mutate.try_mutant(Path(d), m, "mutant-1")[1], ("fail", ["x"]))
+                    self.assertEqual(Path(d, m["path"]).read_text(), "{\n\tif (a < b)\n}\n")
+        self.assertEqual(seen, [("KUnit", "{\n\tif (a <= b)\n}\n"),
+                                ("suite", "{\n\tif (a <= b)\n}\n"),
+                                ("suite", "{\n\tif (a <= b)\n}\n")])
+
+    def test_the_baseline_must_pass_kunit_and_excuses_the_suite_s_own_failures(self):
+        def baselines(kunit, chosen, suite=("pass", [])):
+            with mock.patch.object(mutate, "run_kunit", return_value=kunit), \
+                    mock.patch.object(mutate, "run_suite", return_value=suite) as ran, \
+                    mock.patch.object(mutate, "progress"), config.using(build=Path("/b")):
+                return mutate.baselines(Path("/tree"), chosen), ran.call_count
+        with self.assertRaises(config.Failure):
+            baselines(("fail", ["KUnit groups_test_search"]), [mutant(1)])
+        self.assertEqual(baselines(("pass", []), [mutant(1)]), (set(), 0))
+        failed = ("fail", ["mutants-base/x86_64/groups_test/global.flaky"])
+        self.assertEqual(baselines(("pass", []), [mutant(1, "setgroups")], failed),
+                         ({"x86_64/groups_test/global.flaky"}, 1))
 
 
 if __name__ == "__main__":

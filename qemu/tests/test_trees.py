@@ -6,6 +6,7 @@ import sys
 import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import config  # noqa: E402
@@ -31,6 +32,42 @@ class Series(unittest.TestCase):
                  "Notes:\n    Changes in v3:\n    - one\n\n    - two\n\n kernel/groups.c | 2 +-\n")
         self.assertEqual(trees.patch_notes(patch), "Changes in v3:\n- one\n\n- two")
         self.assertEqual(trees.patch_notes(patch.replace("Notes:", "Nope:")), "")
+
+
+class Kernels(unittest.TestCase):
+    def test_each_kernel_name_is_its_tree(self):
+        with mock.patch.object(trees, "ensure_vanilla", return_value="vanilla tree"), \
+                mock.patch.object(trees, "ensure_patched",
+                                  side_effect=lambda upto=None, mutant=None: (upto, mutant)):
+            self.assertEqual(trees.tree_of("vanilla"), "vanilla tree")
+            self.assertEqual(trees.tree_of("patched"), (None, None))
+            self.assertEqual(trees.tree_of("upto-0015"), ("0015", None))
+            self.assertEqual(trees.tree_of("mutant-skip-sort"), (None, "skip-sort"))
+            for bad in ("upto-15", "bisect", "mutant-", "Patched"):
+                self.assertRaises(config.Failure, trees.tree_of, bad)
+
+    def test_upto_takes_the_series_up_to_that_patch(self):
+        series = [Path(f"000{i}-p{i}.patch") for i in range(1, 4)]
+        with mock.patch.object(trees, "series_patches", return_value=series):
+            self.assertEqual(trees.kernel_source(), (series, None))
+            self.assertEqual(trees.kernel_source(upto="0002"), (series[:2], None))
+            self.assertRaises(config.Failure, trees.kernel_source, upto="0004")
+            patches, broken = trees.kernel_source(mutant="skip-sort")
+            self.assertEqual((patches, broken), (series, config.MUTANTS / "skip-sort.patch"))
+            self.assertRaises(config.Failure, trees.kernel_source, mutant="no-such-mutant")
+
+    def test_a_patch_that_does_not_apply_is_aborted(self):
+        with tempfile.TemporaryDirectory() as d:
+            patch = Path(d, "0001-x.patch")
+            patch.write_text("Subject: x\n---\n\nNotes:\n    v2: y\n\n x | 1 +\n")
+            for code, applied in ((0, True), (1, False)):
+                with mock.patch.object(trees, "sh", return_value=mock.Mock(returncode=code)) as sh, \
+                        mock.patch.object(trees.subprocess, "run") as run:
+                    self.assertIs(trees.git_am(Path(d), patch, Path(d, "log")), applied)
+                self.assertEqual([c.args[0][:2] for c in run.call_args_list],
+                                 [] if applied else [["git", "am"]])
+                self.assertEqual([c.args[0][:3] for c in sh.call_args_list][1:],
+                                 [["git", "notes", "add"]] if applied else [])
 
 
 if __name__ == "__main__":
