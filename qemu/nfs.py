@@ -12,6 +12,9 @@ check: robust/access_client.c reads files of the export as the users below,
 each with its whole group list: granted through a group beyond the 16
 that AUTH_SYS carries (rpc.mountd supplies the rest), denied outside the
 list, and root squashed (gid 0 taken from its list, not its other groups).
+Before it, robust/unix_gid_nl.c writes users' lists of up to 8,000 gids
+through the auth.unix.gid cache's netlink writer (7.x; it skips on kernels
+without one) and reads them back from the cache.
 
 bench: vanilla, the series without the nfsd patch and the whole series,
 booted in turn, ROUNDS times: RPCs per second of a stat()+access() loop as
@@ -37,7 +40,7 @@ from debroot import guest_root
 from config import ABIS, Failure, ROOT, TARGETS, progress, results_of, settings, shown
 from guest import boot_plan, compile_c, report_boot
 from kbuild import build_kernel
-from trees import series_patches
+from trees import ensure_vanilla, series_patches
 
 DAEMONS = ("nfs-kernel-server", "nfs-common", "rpcbind", "netbase", "busybox-static")
 NFSD_PATCH = re.compile(r"^Subject: \[[^]]*\] NFSD: .*root_squash", re.M)
@@ -144,6 +147,12 @@ def guest_files(target, mode_args):
              ROOT / "robust/nfs_guest.sh", "/usr/local/bin/access_client": client,
              "/usr/local/bin/groups_frag": frag}
     plan = [["nfs", 900, "/bin/busybox", "sh", "/harness/nfs/guest.sh", *mode_args]]
+    if mode_args[0] == "check":
+        # the auth.unix.gid cache's netlink writer (7.x), which rpc.mountd does not use
+        kself = ensure_vanilla() / "tools/testing/selftests"
+        files["/usr/local/bin/unix_gid_nl"] = compile_c(
+            abi, ROOT / "robust/unix_gid_nl.c", bindir / "unix_gid_nl", ["-I", kself])
+        plan.insert(0, ["unix_gid_nl", 300, "/usr/local/bin/unix_gid_nl"])
     return files, plan, guest_root("nfs", ABIS[abi]["debian"], DAEMONS)
 
 
