@@ -71,7 +71,8 @@ def check_checkpatch():
     for p in series_patches():
         # From stdin: run on a file that git tracks, checkpatch checks it as source.
         out = subprocess.run(["perl", tree / "scripts/checkpatch.pl", "--strict", "--no-tree",
-                              "-q", "-"], stdin=open(p), capture_output=True, text=True).stdout
+                              "-q", "-"], input=p.read_text(), capture_output=True,
+                             text=True).stdout
         bad = checkpatch_findings(out, p.read_text(), (ROOT / "MAINTAINERS.snippet").read_text(),
                                   (tree / "MAINTAINERS").read_text())
         results.append((f"checkpatch --strict {p.name}", "fail" if bad else "pass",

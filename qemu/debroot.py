@@ -110,21 +110,27 @@ def guest_root(name, arch, packages):
              f"(log: {shown(log)})")
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
-    seen, queue = set(), list(packages)
+    chosen, queue = {}, list(packages)       # name: the want unpacked for it
     while queue:
-        # one version of each package: the exact one where some package asks for it
+        # one version of each package: the exact one where some package asks
+        # for it, even after another version was unpacked (it is unpacked over
+        # it); two exact versions of one package are an error
         batch = {}
-        for n in queue:
-            if n.split("=")[0] not in seen and "=" not in batch.get(n.split("=")[0], ""):
-                batch[n.split("=")[0]] = n
-        batch, queue = list(batch.values()), []
-        seen.update(n.split("=")[0] for n in batch)
-        for deb in download(batch, arch, debs, log).values():
-            queue += [d for d in depends(deb) if d.split("=")[0] not in seen and library(d)]
+        for w in queue:
+            pkg, pinned = w.split("=")[0], "=" in w
+            had = batch.get(pkg) or chosen.get(pkg)
+            if had and "=" in had and pinned and had != w:
+                raise Failure(f"{pkg}: two packages ask for two versions ({had}, {w})")
+            if not had or (pinned and "=" not in had):
+                batch[pkg] = w
+        queue = []
+        chosen.update(batch)
+        for deb in download(list(batch.values()), arch, debs, log).values():
+            queue += [d for d in depends(deb) if library(d)]
             sh(["dpkg-deb", "-x", deb, root], log)
     for junk in ("usr/share/doc", "usr/share/man", "usr/share/locale", "usr/share/info",
                  "usr/share/lintian", "etc/init.d", "lib/systemd", "usr/lib/systemd"):
         shutil.rmtree(root / junk, ignore_errors=True)
-    stamp.write_text("# " + " ".join(packages) + "\n" + "\n".join(sorted(seen)) + "\n")
-    progress(f"{name}: {len(seen)} packages in {shown(root)}")
+    stamp.write_text("# " + " ".join(packages) + "\n" + "\n".join(sorted(chosen.values())) + "\n")
+    progress(f"{name}: {len(chosen)} packages in {shown(root)}")
     return root

@@ -99,8 +99,8 @@ def cmd_kunit(args):
         progress(f"kunit: {' '.join(kunit_cmd(arch, configs=configs))} (in {shown(tree)}; "
                  f"log: {shown(log)})")
         state, why, counts = run(tree, arch, log, configs=configs)
-        detail = (f"{counts[1]} of {counts[0]} passed" if counts else "") + \
-            ("; " + ", ".join(why) if why else "")
+        detail = "; ".join(filter(None, [f"{counts[1]} of {counts[0]} passed" if counts else "",
+                                         ", ".join(why)]))
         results.append((f"kunit: {arch}", "pass" if state == "pass" else "fail", detail))
         progress(f"kunit: {arch}: {detail}", start)
     print(result_lines(results), end="")

@@ -152,7 +152,11 @@ def guest_files(target, mode_args):
         kself = ensure_vanilla() / "tools/testing/selftests"
         files["/usr/local/bin/unix_gid_nl"] = compile_c(
             abi, ROOT / "robust/unix_gid_nl.c", bindir / "unix_gid_nl", ["-I", kself])
-        plan.insert(0, ["unix_gid_nl", 300, "/usr/local/bin/unix_gid_nl"])
+        # a base whose tree has the writer must run it, not skip
+        need = (ensure_vanilla() / "include/uapi/linux/sunrpc_netlink.h").exists()
+        plan.insert(0, ["unix_gid_nl", 300] +
+                    (["/bin/busybox", "env", "UNIX_GID_NL_REQUIRE=1"] if need else []) +
+                    ["/usr/local/bin/unix_gid_nl"])
     return files, plan, guest_root("nfs", ABIS[abi]["debian"], DAEMONS)
 
 
@@ -185,6 +189,9 @@ def nfsd_upto():
     names = [p.name for p in series_patches()]
     for i, text in enumerate(p.read_text() for p in series_patches()):
         if NFSD_PATCH.search(text.split("\n\n", 1)[0].replace("\n ", " ")):
+            if not i:
+                raise Failure("the nfsd root_squash patch is the first: nothing to compare "
+                              "it against")
             return f"upto-{names[i - 1][:4]}"
     raise Failure("the series has no nfsd root_squash patch")
 

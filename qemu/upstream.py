@@ -231,10 +231,11 @@ def check_randstruct(results, seeds=RANDSTRUCT_SEEDS, tree=None):
             (out / o).unlink(missing_ok=True)
         before = log.stat().st_size
         r = kmake(tree, out, t, *RANDSTRUCT_OBJECTS, log=log, check=False)
-        used = (out / "scripts/gcc-plugins/randomize_layout_seed.h").read_text()
+        seed_h = out / "scripts/gcc-plugins/randomize_layout_seed.h"
+        used = seed_h.read_text() if seed_h.exists() else ""
         with open(log, errors="replace") as f:
             f.seek(before)
-            errors = sorted({re.sub(r"^.*error: ", "", x) for x in f if "error:" in x})
+            errors = sorted({re.sub(r"^.*error: ", "", x).strip() for x in f if "error:" in x})
         if seed not in used:
             ok, detail = False, "the plugin was not rebuilt with this seed"
         else:

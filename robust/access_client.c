@@ -19,6 +19,8 @@
  *	unlink PATH		unlink PATH
  *	rename FROM,TO		rename FROM to TO
  *	chgrp PATH,GID		chown PATH to group GID
+ *	setgid PATH		chmod PATH 02644: "kept" if the set-group-ID
+ *				bit stays, "dropped" if the file system took it
  *	run PROG,ARG...		run PROG; its output is shown
  *
  * expect is "ok", an errno name ("EACCES"), or for run "refused" (the
@@ -48,6 +50,9 @@
 #define REFUSED		201	/* run: the program said "permission denied" */
 #define FAILED		202	/* run: it failed otherwise */
 #define NO_VALUE	203	/* run: it printed only "-" */
+#define KEPT		204	/* setgid: the bit stayed */
+#define DROPPED		205	/* setgid: the file system cleared it */
+#define ROW_SECONDS	120	/* a row that takes longer is killed */
 
 static gid_t gids[MAX_GIDS];
 
@@ -98,12 +103,16 @@ static int run(char **argv)
 	if (pipe(fds))
 		return errno;
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
 		return errno;
+	}
 	if (!pid) {
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
 		close(fds[0]);
+		close(fds[1]);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
@@ -145,6 +154,13 @@ static int operate(const char *op, char **args, int nargs)
 		return rename(args[0], args[1]) ? errno : 0;
 	if (!strcmp(op, "chgrp") && nargs == 2)
 		return chown(args[0], -1, strtoul(args[1], NULL, 10)) ? errno : 0;
+	if (!strcmp(op, "setgid") && nargs == 1) {
+		struct stat st;
+
+		if (chmod(args[0], 02644) || stat(args[0], &st))
+			return errno;
+		return st.st_mode & S_ISGID ? KEPT : DROPPED;
+	}
 	if (!strcmp(op, "run") && nargs >= 1)
 		return run(args);
 	return EINVAL;
@@ -153,7 +169,10 @@ static int operate(const char *op, char **args, int nargs)
 /* A row's answer: "ok", an errno name, or one of run's */
 static const char *answer(int status)
 {
+	static char other[32];
+
 	switch (status) {
+	case -1:	return "killed";	/* or not waited for */
 	case 0:		return "ok";
 	case EACCES:	return "EACCES";
 	case EPERM:	return "EPERM";
@@ -165,7 +184,10 @@ static const char *answer(int status)
 	case REFUSED:	return "refused";
 	case FAILED:	return "failed";
 	case NO_VALUE:	return "no-value";
-	default:	return "other";
+	case KEPT:	return "kept";
+	case DROPPED:	return "dropped";
+	default:	snprintf(other, sizeof(other), "errno-%d", status);
+			return other;
 	}
 }
 
@@ -185,8 +207,10 @@ static int row(const char *op, char *argstr, const char *uid, const char *gid,
 	pid = fork();
 	if (pid < 0)
 		return -1;
-	if (!pid)
+	if (!pid) {
+		alarm(ROW_SECONDS);	/* a hung program is killed, with its row */
 		_exit(become(uid, gid, spec) ? NO_IDENTITY : operate(op, args, nargs));
+	}
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
 		return -1;
 	return WEXITSTATUS(status);
@@ -196,7 +220,7 @@ static int check(const char *table)
 {
 	char line[1024], label[128], op[16], args[512], uid[16], gid[16], spec[128], expect[16];
 	int rows = 0, failed = 0;
-	FILE *f = fopen(table, "r");
+	FILE *f = fopen(table, "re");
 
 	if (!f) {
 		perror(table);

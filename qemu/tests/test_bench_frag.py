@@ -67,6 +67,19 @@ class Configs(unittest.TestCase):
         self.assertIn("CONFIG_KUNIT=n/y", str(e.exception))
 
 
+class Latency(unittest.TestCase):
+    def test_the_patched_kernel_must_be_no_slower(self):
+        def rows(vanilla, patched):
+            key = ("frag_lat_p99", 65536)
+            return [x for x in bench_frag.latency_rows({"vanilla": [{key: v} for v in vanilla],
+                                                        "patched": [{key: p} for p in patched]})
+                    if x.startswith("| frag | 65536 | p99 |")]
+        self.assertTrue(rows([20.0] * 3, [10.0] * 3)[0].endswith("| 0.500 [0.500-0.500] | ok |"))
+        self.assertTrue(rows([20.0] * 3, [30.0] * 3)[0].endswith("| MISS |"))
+        self.assertTrue(rows([20.0] * 3, [10.0, 30.0, 10.0])[0].endswith("| inconclusive |"))
+        self.assertEqual(rows([0.0] * 3, [10.0] * 3), [])        # no ratio: no row
+
+
 class Main(unittest.TestCase):
     def test_pages_above_4k_have_nothing_to_measure(self):
         args = SimpleNamespace(target="x86_64", report_only=False)

@@ -69,7 +69,7 @@ class Programs(unittest.TestCase):
                              ({("search_hot_first", 16): 12.5},
                               {("sort_random", 1024): (1.0, 0.0)},
                               ["INFO cold_sets 1024 100 1.2MB"]))
-        with mock.patch.object(bn.subprocess, "run", return_value=ran(stderr="oom", returncode=2)), \
+        with mock.patch.object(bn.subprocess, "run", return_value=ran("", "oom", 2)), \
                 self.assertRaises(config.Failure) as e:
             bn.run(Path("/b/exe"), 3, 1, 1 << 20)
         self.assertIn("exe --seed 1 exited 2", str(e.exception))
@@ -93,13 +93,14 @@ class Programs(unittest.TestCase):
 class Notes(unittest.TestCase):
     def test_only_rows_whose_probes_fit_the_cache_are_not_cold(self):
         # 100 sets of 1,024: 76,800 bytes of probes; 10^6 sets of 65,536: 1.1 GB
-        meta = {"llc": 1 << 30, "cold_sets": ["1024 100 100MiB", "65536 1000000 256MiB"]}
+        huge = "65536 1000000 262152000000"
+        meta = {"llc": 1 << 30, "cold_sets": ["1024 100 819200", huge]}
         notes = bn.cold_notes(meta)
         self.assertEqual(len(notes), 1)
         self.assertIn("at N=1024 (100 sets", notes[0])
         self.assertNotIn("N=65536", notes[0])
         self.assertIn("fit in 32 MiB of cache", notes[0])       # at most a chiplet's L3
-        self.assertEqual(bn.cold_notes({"llc": 1 << 30, "cold_sets": ["65536 1000000 256MiB"]}), [])
+        self.assertEqual(bn.cold_notes({"llc": 1 << 30, "cold_sets": [huge]}), [])
 
     def test_a_sort_that_allocates_must_reach_its_fallback(self):
         notes = bn.fallback_notes({"vanilla": {("sort_random", 1024): (1.0, 0.0),

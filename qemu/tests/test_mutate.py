@@ -181,7 +181,7 @@ class Choice(unittest.TestCase):
                              {11, 12, 13, 23})
 
     def test_uid16_and_the_syscalls_need_the_suite(self):
-        self.assertTrue(mutate.needs_suite(mutant(1, "groups16_to_user", "kernel/uid16.c")))
+        self.assertTrue(mutate.needs_suite(mutant(1, "getresgid16", "kernel/uid16.c")))
         self.assertTrue(mutate.needs_suite(mutant(1, "setgroups")))
         self.assertFalse(mutate.needs_suite(mutant(1, "groups_search")))
 
@@ -251,7 +251,7 @@ class Runs(unittest.TestCase):
                     mock.patch.object(mutate, "run_suite", side_effect=run("suite")), \
                     config.using(build=Path(d)):
                 for m in (mutant(2), mutant(2, "setgroups"),
-                          mutant(2, "groups16_from_user", "kernel/uid16.c")):
+                          mutant(2, "getresgid16", "kernel/uid16.c")):
                     self.assertEqual(mutate.try_mutant(Path(d), m, "mutant-1")[1], ("fail", ["x"]))
                     self.assertEqual(Path(d, m["path"]).read_text(), "{\n\tif (a < b)\n}\n")
         self.assertEqual(seen, [("KUnit", "{\n\tif (a <= b)\n}\n"),

@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-"""nfs: the guest's users, groups and rows, the package closure, the report.
+"""nfs: the guest's users, groups and rows, the package closure, the report,
+check-nfs's exit status, the kernels bench-nfs sets against the nfsd patch.
 """
 
 import sys
 import tempfile
 import unittest
 from pathlib import Path
+from types import SimpleNamespace
 from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -110,6 +112,32 @@ class Packages(unittest.TestCase):
         self.assertEqual(sorted(asked), ["busybox-static", "libc6", "libnvpair=2", "libzfs=2",
                                          "zfsutils-linux=2", "zlib1g"])
 
+    def guest_root(self, deps, packages):
+        asked = []
+
+        def download(wants, arch, debs, log):
+            asked.extend(wants)
+            return {w: w for w in wants}
+
+        with tempfile.TemporaryDirectory() as d, config.using(build=Path(d)), \
+                mock.patch.object(debroot, "ROOT", Path(d)), \
+                mock.patch.object(debroot, "download", download), \
+                mock.patch.object(debroot, "depends", lambda deb: deps[deb]), \
+                mock.patch.object(debroot, "library", lambda n: n.startswith("lib")), \
+                mock.patch.object(debroot, "foreign_arch"), \
+                mock.patch.object(debroot, "sh"), mock.patch.object(debroot, "progress"):
+            debroot.guest_root("zfs", "amd64", packages)
+        return asked
+
+    def test_an_exact_version_asked_for_later_is_unpacked_over_the_other(self):
+        deps = {"a": ["libx"], "libx": ["liby"], "liby": [], "b=2": ["libz=2"],
+                "libz=2": ["libx=2"], "libx=2": []}
+        self.assertEqual(self.guest_root(deps, ["a", "b=2"]),
+                         ["a", "b=2", "libx", "libz=2", "liby", "libx=2"])
+        deps = {"a=1": ["libx=1"], "b=2": ["libx=2"], "libx=1": [], "libx=2": []}
+        with self.assertRaises(config.Failure):
+            self.guest_root(deps, ["a=1", "b=2"])
+
     def test_deb_files_matches_a_version_and_its_epoch(self):
         with tempfile.TemporaryDirectory() as d:
             for f in ("libzfs4linux_2.1.11-1+deb12u1_amd64.deb",
@@ -159,6 +187,67 @@ class Report(unittest.TestCase):
                       "0 (0-0) | 0 (0-0) |", md)
         self.assertIn("| group lists nfsd_setuser() built per RPC | u16 | 0 (0-0)", md)
         self.assertNotIn("order-0", md)
+
+
+class Check(unittest.TestCase):
+    def status(self, *per_kernel):
+        """cmd_check()'s exit status when the kernels' boots give these results"""
+        results = list(per_kernel)
+        with mock.patch.object(nfs, "check_kernel", side_effect=lambda k, t: results.pop(0)):
+            return nfs.cmd_check(SimpleNamespace(kernels=["vanilla", "patched"][:len(per_kernel)],
+                                                 target="x86_64"))
+
+    def test_a_failure_or_a_boot_with_no_result_fails(self):
+        ok, bad = ("nfs/v3-u16-first-group", "pass", ""), ("nfs/v3-root-squashed", "fail", "ok")
+        self.assertEqual(self.status([ok]), 0)
+        self.assertEqual(self.status([ok], [ok, bad]), 1)
+        self.assertEqual(self.status([ok], []), 1)
+
+
+class Kernels(unittest.TestCase):
+    def upto(self, *subjects):
+        """nfsd_upto() of a series of patches with these subjects"""
+        with tempfile.TemporaryDirectory() as d:
+            patches = [Path(d, f"{i:04d}-p.patch") for i in range(1, len(subjects) + 1)]
+            for p, subject in zip(patches, subjects):
+                p.write_text(f"From: x\nSubject: {subject}\n\nbody\n")
+            with mock.patch.object(nfs, "series_patches", return_value=patches):
+                return nfs.nfsd_upto()
+
+    def test_the_series_up_to_the_patch_before_nfsd_s(self):
+        self.assertEqual(self.upto("[PATCH 01/03] cred: a", "[PATCH 02/03] cred: b",
+                                   "[PATCH 03/03] NFSD: root_squash gid 0"), "upto-0002")
+        # a subject folded onto two lines
+        self.assertEqual(self.upto("[PATCH 1/2] cred: a",
+                                   "[PATCH 2/2] NFSD: take gid 0 away under\n root_squash"),
+                         "upto-0001")
+        with self.assertRaises(config.Failure):
+            self.upto("[PATCH 1/2] cred: a", "[PATCH 2/2] cred: root_squash")
+        with self.assertRaises(config.Failure):       # nothing before it to compare with
+            self.upto("[PATCH 1/2] NFSD: root_squash gid 0", "[PATCH 2/2] cred: a")
+
+
+class Bench(unittest.TestCase):
+    def bench(self, boots):
+        """cmd_bench()'s report of one round, each boot giving (lines, outcome) in turn"""
+        figures = [f"BENCH {m} {u} 1000" for m in ("rpcs", "loop_ns") for u in nfs.BENCH_USERS]
+        boots = [(figures if lines is None else lines, outcome) for lines, outcome in boots]
+        with mock.patch.object(nfs, "nfsd_upto", return_value="upto-0017"), \
+                mock.patch.object(nfs, "build_kernel"), \
+                mock.patch.object(nfs, "boot_nfs",
+                                  side_effect=lambda *a: (*boots.pop(0), 1.0, [])), \
+                mock.patch.object(nfs, "report", side_effect=lambda t, k, runs: runs), \
+                mock.patch("builtins.print"):
+            return nfs.cmd_bench(SimpleNamespace(target="x86_64", loops=10, rounds=1))
+
+    def test_only_a_clean_boot_with_figures_counts(self):
+        runs = self.bench([(None, "ok")] * 3)
+        self.assertEqual(list(runs), ["vanilla", "upto-0017", "patched"])
+        self.assertEqual(runs["patched"][0][("rpcs", "u16")], 1000.0)
+        for bad in ([(None, "ok"), (None, "timeout after 900s")], [(None, "ok"), ([], "ok")]):
+            with self.assertRaises(config.Failure) as e:
+                self.bench(bad + [(None, "ok")])
+            self.assertIn("bench-nfs-upto-0017-x86_64", str(e.exception))
 
 
 if __name__ == "__main__":

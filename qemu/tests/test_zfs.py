@@ -11,6 +11,7 @@ from pathlib import Path
 from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import config  # noqa: E402
 import zfs  # noqa: E402
 
 
@@ -39,7 +40,7 @@ class Tables(unittest.TestCase):
         datasets = {r[1] for r in layout() if r[0] == "dataset"}
         for r in rows("patched"):
             label, op, args = r[0], r[1], r[2].split(",")
-            if op in ("read", "unlink", "chgrp"):
+            if op in ("read", "unlink", "chgrp", "setgid"):
                 self.assertIn(args[0], made, label)
             elif op in ("create", "rename"):
                 self.assertNotIn(args[-1], made, label)
@@ -52,25 +53,41 @@ class Tables(unittest.TestCase):
                 self.assertTrue(top == "tank" or top in datasets, label)
 
     def test_expectations_follow_membership(self):
-        """Members may, others may not; only the signed rows depend on the flavour."""
-        dirs = {r[1]: int(r[3]) for r in layout() if r[0] in ("dir", "file")}
+        """Members may, others may not; only the rows OpenZFS's search decides for
+        the user beside 0x90000000 depend on the flavour."""
+        owner = {r[1]: int(r[3]) for r in layout() if r[0] in ("dir", "file")}
         for flavour in ("debian", "patched"):
             for label, op, args, uid, gid, gidspec, expect in rows(flavour):
-                name, way = label.split("-")[:2]
-                member = way != "outside"
+                name, rest = label.split("-", 1)
+                ways = zfs.ways(self.gids(name))
+                way = next(w for w, _ in ways if rest.startswith(w + "-"))
+                g = dict(ways)[way]
+                member = g in self.gids(name)
                 self.assertEqual(gid, uid, label)
-                # Debian's OpenZFS misses 1300 (the user's first group), not 0x90000000
-                if member and not (flavour == "debian" and name == zfs.SIGNED[0] and
-                                   way == "first" and
-                                   op in ("create", "unlink", "rename", "chgrp")):
-                    self.assertEqual(expect, "ok", label)
+                self.assertEqual(member, way not in ("outside", "above"), label)
+                missed = flavour == "debian" and name == zfs.SIGNED[0] and g == 1300 and \
+                    rest.endswith(("-setgid", "-zfs-groupused"))
+                if member and not missed:
+                    self.assertIn(expect, ("ok", "kept"), label)
                 else:
-                    self.assertNotEqual(expect, "ok", label)
-                if op in ("read", "create", "unlink", "rename") and "acl" not in args:
-                    owner = dirs[args.split(",")[0].rsplit("/", 1)[0]] if op != "read" \
-                        else dirs[args]
-                    self.assertEqual(owner in [int(g) for g in gidspec.replace("-", ",")
-                                               .split(",")], member, label)
+                    self.assertNotIn(expect, ("ok", "kept"), label)
+                # the file or directory a row works on belongs to the way's group
+                path = args.split(",")[0]
+                if op in ("create", "unlink", "rename"):
+                    self.assertEqual(owner[path.rsplit("/", 1)[0]], g, label)
+                elif op in ("setgid", "read") and "acl" not in path:
+                    self.assertEqual(owner[path], g, label)
+
+    @staticmethod
+    def gids(name):
+        return next(g for n, _, g in zfs.USERS + (zfs.SIGNED,) if n == name)
+
+    def test_ways_take_both_ends_of_the_first_block_and_two_outsiders(self):
+        ways = dict(zfs.ways(list(range(30000, 32000))))
+        self.assertEqual(ways, {"first": 30000, "last": 31999, "block-end": 31023,
+                                "block-start": 31024, "outside": 9999, "above": 32000})
+        self.assertEqual([w for w, _ in zfs.ways(list(range(1100, 1116)))],
+                         ["first", "last", "outside", "above"])
 
     def test_the_signed_rows_show_the_a_minus_b_search(self):
         """Debian's OpenZFS misses 1300 in {1300, 0x90000000}: the search of
@@ -90,18 +107,19 @@ class Tables(unittest.TestCase):
         gids = sorted(zfs.SIGNED[2])
         self.assertFalse(old_search(gids, 1300))
         self.assertTrue(old_search(gids, zfs.BIG))
-        deb = {r[0]: r[6] for r in rows("debian")}
-        self.assertEqual(deb["ubig-first-create"], "EACCES")
-        self.assertEqual(deb["ubig-first-chgrp"], "EPERM")
-        self.assertEqual(deb["ubig-last-create"], "ok")        # the big gid is found
-        self.assertEqual(deb["ubig-first-read-mode"], "ok")    # the kernel's search
+        deb, pat = zfs.expectations("debian"), zfs.expectations("patched")
+        self.assertEqual(deb["ubig-first-setgid"], "dropped")
+        self.assertEqual(deb["ubig-first-zfs-groupused"], "no-value")
+        self.assertEqual(deb["ubig-last-setgid"], "kept")          # the big gid is found
+        self.assertEqual(deb["ubig-first-read-mode"], "ok")        # the kernel decides
+        self.assertEqual({k for k in deb if deb[k] != pat[k]},
+                         {"ubig-first-setgid", "ubig-first-zfs-groupused"})
 
     def test_rows_reach_every_operation_for_every_user(self):
         labels = {r[0] for r in rows("patched")}
-        for name, _, _ in zfs.USERS:
-            for way in ("first", "last", "outside"):
-                for what in ("create", "unlink", "rename", "chgrp", "read-mode", "read-acl",
-                             "zfs-snapshot", "zfs-create", "zfs-groupused"):
+        for name, _, gids in zfs.USERS + (zfs.SIGNED,):
+            for way, _ in zfs.ways(gids):
+                for what, *_ in zfs.CASES:
                     self.assertIn(f"{name}-{way}-{what}", labels)
         self.assertEqual(len(labels), len(rows("patched")))
 
@@ -121,17 +139,24 @@ class Boots(unittest.TestCase):
         self.assertEqual(zfs.answers(lines), {"u16-first-create": "ok",
                                               "u16-outside-create": "EACCES"})
 
-    def test_compare_fails_a_difference_but_not_the_signed_rows(self):
-        a = {"u16-first-create": "ok", "ubig-first-create": "EACCES"}
-        b = {"u16-first-create": "ok", "ubig-first-create": "ok"}
-        self.assertEqual([r[1] for r in zfs.compare({"v": a, "p": b})], ["pass"])
-        c = dict(b, **{"u16-first-create": "EACCES"})
-        got = zfs.compare({"v": a, "p": c})
+    def test_compare_fails_a_difference_but_not_a_row_the_flavours_answer_apart(self):
+        deb, pat = zfs.expectations("debian"), zfs.expectations("patched")
+        self.assertEqual([r[1] for r in zfs.compare({"v": deb, "p": pat},
+                                                    ["debian", "patched"])], ["pass"])
+        # with one flavour, the signed rows must agree too
+        got = zfs.compare({"v": deb, "p": pat}, ["patched", "patched"])
+        self.assertEqual(sorted(r[0] for r in got),
+                         ["zfs/same-answer/ubig-first-setgid",
+                          "zfs/same-answer/ubig-first-zfs-groupused"])
+        other = dict(pat, **{"u16-first-create": "EACCES"})
+        got = zfs.compare({"v": deb, "p": other}, ["debian", "patched"])
         self.assertEqual([(r[0], r[1]) for r in got],
                          [("zfs/same-answer/u16-first-create", "fail")])
-        missing = zfs.compare({"v": a, "p": {"ubig-first-create": "ok"}})
-        self.assertEqual([r[1] for r in missing], ["fail"])
-        self.assertEqual(zfs.compare({"v": a}), [])
+        missing = dict(pat)
+        del missing["u16-last-read-acl"]
+        self.assertEqual([r[1] for r in zfs.compare({"v": deb, "p": missing},
+                                                    ["debian", "patched"])], ["fail"])
+        self.assertEqual(zfs.compare({"v": deb}, ["debian"]), [])
 
     def test_load_order_puts_dependencies_first(self):
         deps = {"spl": "", "znvpair": "spl", "zcommon": "spl,znvpair",
@@ -156,13 +181,25 @@ class Boots(unittest.TestCase):
                 self.assertEqual(patch.count("+" + "\t" + "for (b = 0; " + old), 1, pdir)
                 self.assertNotEqual(old, new)
 
-    def test_an_unknown_base_is_refused(self):
-        with tempfile.TemporaryDirectory(), \
-                mock.patch.object(zfs, "RELEASES", {}), \
-                self.assertRaises(zfs.Failure):
-            zfs.cmd_check(mock.Mock(kernels=["patched"], zfs=None, mutant=None,
-                                    target="x86_64"))
+    def test_an_unknown_base_or_a_mutant_without_its_flavour_is_refused(self):
+        args = mock.Mock(kernels=["patched"], zfs=None, mutant=None, target="x86_64")
+        with mock.patch.object(zfs, "RELEASES", {}), self.assertRaises(zfs.Failure):
+            zfs.cmd_check(args)
+        args = mock.Mock(kernels=["vanilla"], zfs=None, mutant="first-block", target="x86_64")
+        with mock.patch.object(zfs, "boot_zfs") as boot, self.assertRaises(zfs.Failure):
+            zfs.cmd_check(args)
+        boot.assert_not_called()
 
+    def test_the_mutant_goes_only_to_the_patched_flavour(self):
+        args = mock.Mock(kernels=["vanilla", "patched"], zfs=None, mutant="first-block",
+                         target="x86_64")
+        with tempfile.TemporaryDirectory() as d, config.using(build=Path(d)), \
+                mock.patch.object(zfs, "boot_zfs",
+                                  side_effect=lambda k, t, f, m: (f"{k}-{f}", [], {})) as boot, \
+                mock.patch("builtins.print"):
+            zfs.cmd_check(args)
+        self.assertEqual([c.args[2:] for c in boot.call_args_list],
+                         [("debian", None), ("patched", "first-block")])
 
 if __name__ == "__main__":
     unittest.main()
