@@ -6,13 +6,12 @@ go, raw.tsv, the statistics of ratios over rounds, the plots, and the
 command line of the QEMU benchmarks.
 """
 
-import argparse
 import random
 import shutil
 import statistics
 import subprocess
 
-from config import Failure, TARGETS, progress, results_of, settings
+from config import Failure, progress, results_of, settings, target_command
 
 # boots of a round before a guest that keeps losing its clock fails the run
 CLOCK_TRIES = 5
@@ -229,10 +228,7 @@ def plot(outdir, runs, keys, groups):
 def arguments(sub, name, what, doc, rounds, results, target_help=None):
     """The command name (what it does: what) of the harness's command line, with
     the options every QEMU benchmark shares"""
-    ap = sub.add_parser(name, help=what, description=doc,
-                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--target", default=next(iter(TARGETS)), choices=list(TARGETS),
-                    help=target_help)
+    ap = target_command(sub, name, what, doc, target_help=target_help)
     ap.add_argument("--rounds", type=int, default=rounds)
     ap.add_argument("--build-only", action="store_true",
                     help="build the kernels and programs, check the configs, do not boot")

@@ -6,6 +6,7 @@ few helpers every module uses (progress lines, running a command with its
 log, digests and stamps).
 """
 
+import argparse
 import hashlib
 import os
 import re
@@ -238,6 +239,18 @@ def kmalloc_min(target):
 def targets_with(check):
     """The targets whose checks column names check, in the table's order."""
     return [name for name, t in TARGETS.items() if check in t["checks"]]
+
+
+def target_command(sub, name, what, doc=None, fn=None, targets=None, target_help=None):
+    """A command of the harness's command line that boots one target: --target
+    (the first of targets, by default every target), its help, its doc."""
+    targets = targets or list(TARGETS)
+    p = sub.add_parser(name, help=what, description=doc,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--target", default=targets[0], choices=targets, help=target_help)
+    if fn:
+        p.set_defaults(fn=fn)
+    return p
 
 
 def first_target_with(check):

@@ -30,14 +30,14 @@ only below 32,768 bytes (cache_downcall()); with 4-digit gids that is
 about 6,500 gids, whatever the kernel's NGROUPS_MAX.
 """
 
-import argparse
 import json
 import re
 import statistics
 
 from benchlib import bench_dir, parse, run_rounds
 from debroot import guest_root
-from config import ABIS, Failure, ROOT, TARGETS, progress, results_of, settings, shown
+from config import (ABIS, Failure, ROOT, TARGETS, progress, results_of, settings, shown,
+                    target_command)
 from guest import boot_plan, compile_c, report_boot
 from kbuild import build_kernel
 from trees import ensure_vanilla, series_patches
@@ -271,14 +271,10 @@ def report(target, kernels, runs):
 
 
 def add_commands(sub):
-    p = sub.add_parser("check-nfs", help="the kernel's NFS server and client with "
-                       "Debian's daemons: who may read what", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--target", default=next(iter(TARGETS)), choices=list(TARGETS))
+    p = target_command(sub, "check-nfs", "the kernel's NFS server and client with Debian's "
+                       "daemons: who may read what", __doc__, cmd_check)
     p.add_argument("kernels", nargs="*", default=["patched"])
-    p.set_defaults(fn=cmd_check)
-    p = sub.add_parser("bench-nfs", help="vanilla, the series without and with its nfsd patch: "
-                       "RPCs per second, allocations per RPC")
-    p.add_argument("--target", default=next(iter(TARGETS)), choices=list(TARGETS))
+    p = target_command(sub, "bench-nfs", "vanilla, the series without and with its nfsd patch: "
+                       "RPCs per second, allocations per RPC", fn=cmd_bench)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--loops", type=int, default=1000)
-    p.set_defaults(fn=cmd_bench)

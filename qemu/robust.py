@@ -33,13 +33,12 @@ and on the patched kernel; it checks each result against a model of 6.1 and
 prints a digest of them all.  The digests of the two kernels must agree.
 """
 
-import argparse
 import re
 import time
 from pathlib import Path
 
 from config import (Failure, MUTANTS, ROOT, TARGETS, first_target_with, progress, results_of,
-                    settings, targets_with)
+                    settings, target_command, targets_with)
 from guest import boot_plan, boot_suite, build_userspace, compile_c, report_boot, test_plan
 from kbuild import build_kernel
 from parser import segments
@@ -251,18 +250,13 @@ def cmd_mutants(args):
 
 
 def add_commands(sub):
-    p = sub.add_parser("check-debug", help="the patched kernel with the debug options: "
-                       "selftests, fault injection, concurrency, leak scan",
-                       description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--target", default=next(iter(TARGETS)), choices=list(TARGETS))
+    p = target_command(sub, "check-debug", "the patched kernel with the debug options: "
+                       "selftests, fault injection, concurrency, leak scan", __doc__, cmd_debug)
     p.add_argument("--calls", type=int, default=FAULT_CALLS)
     p.add_argument("--seconds", type=int, default=STRESS_SECONDS)
-    p.set_defaults(fn=cmd_debug)
-    p = sub.add_parser("check-kcsan", help="KCSAN, 2 vCPUs: the concurrency test")
-    p.add_argument("--target", default=first_target_with("kcsan"),
-                   choices=targets_with("kcsan"))
+    p = target_command(sub, "check-kcsan", "KCSAN, 2 vCPUs: the concurrency test",
+                       fn=cmd_kcsan, targets=targets_with("kcsan"))
     p.add_argument("--seconds", type=int, default=STRESS_SECONDS)
-    p.set_defaults(fn=cmd_kcsan)
     p = sub.add_parser("check-mutants", help="each broken variant must be caught")
     p.add_argument("--all", action="store_true", help="run every check of a mutant on it")
     p.add_argument("--checks", default=",".join(MUTANT_CHECKS),

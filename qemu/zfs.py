@@ -36,14 +36,13 @@ booted.  NFSv4 ACLs are not tested: OpenZFS has none on Linux in these
 releases.
 """
 
-import argparse
 import re
 import shutil
 import subprocess
 import time
 
 from config import (ABIS, Failure, JOBS, ROOT, TARGETS, digest, progress, settings, sh, shown,
-                    stamp_ok, write_stamp)
+                    stamp_ok, target_command, write_stamp)
 from debroot import download, guest_root
 from guest import boot_plan, compile_c, report_boot
 from kbuild import build_kernel
@@ -358,14 +357,12 @@ def cmd_check(args):
 
 
 def add_commands(sub):
-    p = sub.add_parser("check-zfs", help="OpenZFS from Debian's zfs-dkms and zfsutils-linux "
+    p = target_command(sub, "check-zfs", "OpenZFS from Debian's zfs-dkms and zfsutils-linux "
                        "on the kernel: group rights on a pool, vanilla and patched alike",
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--target", default=next(iter(TARGETS)), choices=list(TARGETS))
+                       __doc__, cmd_check)
     p.add_argument("--zfs", choices=("debian", "patched"),
                    help="OpenZFS as Debian ships it or with openzfs/'s patches (default: "
                    "Debian's for vanilla, patched for the patched kernel)")
     p.add_argument("--mutant", choices=sorted(MUTANTS),
                    help="break the patched OpenZFS on purpose: the check must fail")
     p.add_argument("kernels", nargs="*", default=["vanilla", "patched"])
-    p.set_defaults(fn=cmd_check)
