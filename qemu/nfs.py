@@ -4,7 +4,8 @@ one guest, over the loopback address, with Debian's own daemons.
 
 The guest's root holds Debian's nfs-kernel-server, nfs-common, rpcbind,
 netbase and busybox-static for the target's architecture, with the
-libraries they depend on (debroot.guest_root()).  robust/nfs_guest.sh starts them: /srv, a
+libraries they depend on (debroot.guest_root()).  robust/nfs_guest.sh
+starts them: /srv, a
 tmpfs, exported with root_squash to 127.0.0.1, rpc.mountd --manage-gids,
 then NFSv3 and NFSv4.2 mounts of it.
 
@@ -12,7 +13,7 @@ check: robust/access_client.c reads files of the export as the users below,
 each with its whole group list: granted through a group beyond the 16
 that AUTH_SYS carries (rpc.mountd supplies the rest), denied outside the
 list, and root squashed (gid 0 taken from its list, not its other groups).
-Before it, robust/unix_gid_nl.c writes users' lists of up to 8,000 gids
+Before it, robust/unix_gid_nl.c writes users' lists of up to 8,188 gids
 through the auth.unix.gid cache's netlink writer (7.x; it skips on kernels
 without one) and reads them back from the cache.
 
@@ -35,9 +36,9 @@ import re
 import statistics
 
 from benchlib import bench_dir, parse, run_rounds
-from debroot import guest_root
 from config import (ABIS, Failure, ROOT, TARGETS, progress, results_of, settings, shown,
                     target_command)
+from debroot import guest_root
 from guest import boot_plan, compile_c, report_boot
 from kbuild import build_kernel
 from trees import ensure_vanilla, series_patches
