@@ -5,9 +5,8 @@ one guest, over the loopback address, with Debian's own daemons.
 The guest's root holds Debian's nfs-kernel-server, nfs-common, rpcbind,
 netbase and busybox-static for the target's architecture, with the
 libraries they depend on (debroot.guest_root()).  robust/nfs_guest.sh
-starts them: /srv, a
-tmpfs, exported with root_squash to 127.0.0.1, rpc.mountd --manage-gids,
-then NFSv3 and NFSv4.2 mounts of it.
+starts them: /srv, a tmpfs, exported with root_squash to 127.0.0.1,
+rpc.mountd --manage-gids, then NFSv3 and NFSv4.2 mounts of it.
 
 check: robust/access_client.c reads files of the export as the users below,
 each with its whole group list: granted through a group beyond the 16
