@@ -46,6 +46,7 @@ from config import (ABIS, Failure, JOBS, ROOT, TARGETS, digest, progress, settin
 from debroot import download, guest_root
 from guest import boot_plan, compile_c, report_boot
 from kbuild import build_kernel
+from nfs import spec
 from results import conclude
 from trees import tree_of
 
@@ -75,18 +76,6 @@ MUTANTS = {
 MODULE_PARAMS = {"zfs": "zfs_arc_max=67108864"}
 
 
-def spec(gids):
-    """[1100, ..., 1115] as "1100-1115"; [1300, BIG] as "1300,2415919104"."""
-    out, s = [], sorted(gids)
-    start = s[0]
-    for i, g in enumerate(s):
-        if i + 1 == len(s) or s[i + 1] != g + 1:
-            out.append(str(start) if start == g else f"{start}-{g}")
-            if i + 1 < len(s):
-                start = s[i + 1]
-    return ",".join(out)
-
-
 def ways(gids):
     """(way, gid) of a user's rows: its first and last gid, both ends of the
     first block of a list in pages (1,024 gids a 4K page), gids outside it
@@ -95,10 +84,6 @@ def ways(gids):
     ends = [("block-end", s[1023]), ("block-start", s[1024])] if len(s) > 1024 else []
     return [("first", s[0]), ("last", s[-1])] + ends + \
         [("outside", OUTSIDE), ("above", s[-1] + 1)]
-
-
-def member(gids, g):
-    return g in gids
 
 
 def layout():
@@ -137,7 +122,7 @@ SEARCHED = ("setgid", "zfs-groupused")
 def expected(flavour, name, gids, g, what, refused):
     """A row's answer: a member's, or refused's; Debian's OpenZFS misses
     1300 beside 0x90000000 where its own search decides."""
-    if not member(gids, g):
+    if g not in gids:
         return refused
     if flavour == "debian" and name == SIGNED[0] and g < 2**31 and what in SEARCHED:
         return refused
