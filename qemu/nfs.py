@@ -12,6 +12,12 @@ check: robust/access_client.c reads files of the export as the users below,
 each with its whole group list: granted through a group beyond the 16
 that AUTH_SYS carries (rpc.mountd supplies the rest), denied outside the
 list, and root squashed (gid 0 taken from its list, not its other groups).
+It also writes into set-group-ID files (mode 02666): the write keeps the bit
+only for a member of the file's group, so the bit tells whether nfsd's
+list held that group, gid 0 squashed or not.  Where the base has LOCALIO
+(6.12 on), kconfig/<base>/nfs.config turns it on and these writes must
+bypass the RPCs ("localwrite"): nfsd then takes the client process's own
+list, and the process must find it unchanged afterwards.
 Before it, robust/unix_gid_nl.c writes users' lists of up to 8,188 gids
 through the auth.unix.gid cache's netlink writer (7.x; it skips on kernels
 without one) and reads them back from the cache.
@@ -45,10 +51,11 @@ from trees import ensure_vanilla, series_patches
 DAEMONS = ("nfs-kernel-server", "nfs-common", "rpcbind", "netbase", "busybox-static")
 NFSD_PATCH = re.compile(r"^Subject: \[[^]]*\] NFSD: .*root_squash", re.M)
 OUTSIDE = 9999          # a group nobody is in
+MOUNTS = ("v3", "v4")
 # name, uid, its groups (the first is its primary group)
 USERS = (
     ("root", 0, [0, 900]),
-    ("wheel", 1001, [1200, 0, 1201]),           # a user whose list holds gid 0
+    ("wheel", 1001, [1200, 0] + list(range(1201, 3201))),   # a long list holding gid 0
     ("u16", 1016, list(range(1100, 1116))),
     ("u1000", 2000, list(range(2000, 3000))),
     ("u6000", 3000, list(range(3000, 9000))),
@@ -84,6 +91,14 @@ def etc_files():
     return "\n".join(passwd) + "\n", "\n".join(group) + "\n"
 
 
+def sgid_files(name, gids):
+    """A user's set-group-ID files (file name, its group): one written by a
+    member, one by a non-member, gid 0 counting as a non-member (squashed)."""
+    if 0 in gids:
+        return [("sgid-gid0", 0), ("sgid-last", max(gids))]
+    return [("sgid-last", max(gids)), ("sgid-outside", OUTSIDE)]
+
+
 def served_files():
     """Lines of /harness/nfs/files: path uid gid mode, under /srv."""
     rows = []
@@ -96,13 +111,17 @@ def served_files():
         else:
             rows += [f"{name}/first 0 {min(gids)} 0040", f"{name}/last 0 {max(gids)} 0040",
                      f"{name}/outside 0 {OUTSIDE} 0040"]
+        # a file a write changes, so one per mount
+        rows += [f"{name}/{file}-{mnt} 0 {gid} 2666"
+                 for mnt in MOUNTS for file, gid in sgid_files(name, gids)]
     return "\n".join(rows) + "\n"
 
 
-def check_table():
-    """access_client's rows: label read path uid gid gids expect, on both mounts."""
+def check_table(localio=False):
+    """access_client's rows: label op args uid gid gids expect, on both mounts.
+    localio: the writes must go through LOCALIO."""
     rows = []
-    for mnt in ("v3", "v4"):
+    for mnt in MOUNTS:
         for name, uid, gids in USERS:
             who = f"/mnt/{mnt}/{name}"
             if name == "root":
@@ -119,7 +138,18 @@ def check_table():
                          (f"{name}-denied-outside-its-groups", "outside", "EACCES")]
             rows += [f"{mnt}-{label} read {who}/{file} {uid} {gids[0]} {spec(gids)} {expect}"
                      for label, file, expect in cases]
+            op, via = ("localwrite", f",/mnt/{mnt}") if localio else ("write", "")
+            for file, gid in sgid_files(name, gids):
+                kept = gid and gid in gids
+                rows.append(f"{mnt}-{name}-write-{'keeps' if kept else 'drops'}-{file} {op} "
+                            f"{who}/{file}-{mnt},/srv/{name}/{file}-{mnt}{via} {uid} {gids[0]} "
+                            f"{spec(gids)} {'kept' if kept else 'dropped'}")
     return "\n".join(rows) + "\n"
+
+
+def localio():
+    """Whether the base has LOCALIO, which kconfig/<base>/nfs.config then turns on."""
+    return (ensure_vanilla() / "fs/nfs/localio.c").exists()
 
 
 def users_file():
@@ -135,7 +165,7 @@ def guest_files(target, mode_args):
     work.mkdir(parents=True, exist_ok=True)
     passwd, group = etc_files()
     texts = {"passwd": passwd, "group": group, "files": served_files(),
-             "table": check_table(), "users": users_file()}
+             "table": check_table(localio()), "users": users_file()}
     for name, text in texts.items():
         (work / name).write_text(text)
     client = compile_c(abi, ROOT / "robust/access_client.c", bindir / "access_client")

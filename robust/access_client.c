@@ -21,13 +21,28 @@
  *	chgrp PATH,GID		chown PATH to group GID
  *	setgid PATH		chmod PATH 02644: "kept" if the set-group-ID
  *				bit stays, "dropped" if the file system took it
+ *	write PATH,SEEN		write a byte into PATH, fsync and close it, then stat
+ *				SEEN (the file as the server has it): "kept"
+ *				or "dropped" as for setgid.  A write by a
+ *				non-member of the file's group clears the
+ *				bit of a file without group execute
+ *				(setattr_should_drop_sgid())
+ *	localwrite PATH,SEEN,MNT  write, and "over-rpc" if the NFS mount MNT
+ *				counted a WRITE RPC for it in
+ *				/proc/self/mountstats: the bytes were to go
+ *				through LOCALIO, in nfsd with the caller's
+ *				own group list
  *	run PROG,ARG...		run PROG; its output is shown
  *
  * expect is "ok", an errno name ("EACCES"), or for run "refused" (the
  * program failed and printed "permission denied", as zfs(8) does),
  * "failed" (it failed otherwise) or "no-value" (it succeeded but printed
- * only "-", as `zfs get` does for a property the caller may not read).  After its KTAP line every row prints
- * "# answer LABEL ANSWER", which the checks compare between kernels.
+ * only "-", as `zfs get` does for a property the caller may not read).
+ * Whatever the op, a row whose own group list, read back with getgroups()
+ * after it, is not the list it set (sorted, duplicates kept) answers
+ * "groups-changed": no file system may write into its caller's list.
+ * After its KTAP line every row prints "# answer LABEL ANSWER", which the
+ * checks compare between kernels.
  *
  * loop prints "loop <N> <nanoseconds>": the metadata load of make
  * bench-nfs, whose RPCs the caller counts in /proc/net/rpc/nfsd.
@@ -35,6 +50,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,9 +68,12 @@
 #define NO_VALUE	203	/* run: it printed only "-" */
 #define KEPT		204	/* setgid: the bit stayed */
 #define DROPPED		205	/* setgid: the file system cleared it */
+#define GROUPS_CHANGED	206	/* the row's own group list changed under it */
+#define OVER_RPC	207	/* localwrite: a WRITE RPC went out */
 #define ROW_SECONDS	120	/* a row that takes longer is killed */
 
-static gid_t gids[MAX_GIDS];
+static gid_t gids[MAX_GIDS], seen[MAX_GIDS];
+static int ngids;
 
 /* "0,900" or "3000-8999,9999" into gids[]; the count, or -1 */
 static int parse_gids(const char *spec)
@@ -86,6 +105,7 @@ static int become(const char *uid, const char *gid, const char *spec)
 
 	if (n < 0)
 		return EINVAL;
+	ngids = n;
 	if (setgroups(n, gids) || setgid(strtoul(gid, NULL, 10)) ||
 	    setuid(strtoul(uid, NULL, 10)))
 		return errno;
@@ -136,6 +156,52 @@ static int run(char **argv)
 	return refused ? REFUSED : FAILED;
 }
 
+/* Whether getgroups() still gives the list become() set, in the kernel's order */
+static bool own_groups_kept(void)
+{
+	int n = getgroups(MAX_GIDS, seen);
+
+	qsort(gids, ngids, sizeof(gids[0]), cmp_gid);
+	return n == ngids && !memcmp(seen, gids, n * sizeof(gids[0]));
+}
+
+/* The ops of NFS mount mnt's WRITE RPCs, or -1 */
+static long write_rpcs(const char *mnt)
+{
+	char line[512], want[300];
+	long ops = -1;
+	bool in = false;
+	FILE *f = fopen("/proc/self/mountstats", "re");
+
+	if (!f)
+		return -1;
+	snprintf(want, sizeof(want), " mounted on %s with fstype nfs", mnt);
+	while (fgets(line, sizeof(line), f)) {
+		char *op = line + strspn(line, " \t");
+
+		if (!strncmp(line, "device ", 7))
+			in = strstr(line, want) != NULL;
+		else if (in && !strncmp(op, "WRITE: ", 7))
+			ops = atol(op + 7);
+	}
+	fclose(f);
+	return ops;
+}
+
+/* write: a byte into path; KEPT or DROPPED from seen_path's mode, or an errno */
+static int write_byte(const char *path, const char *seen_path)
+{
+	struct stat st;
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0)
+		return errno;
+	/* fsync(): with a write delegation, close() need not wait for the server */
+	if (write(fd, "w", 1) != 1 || fsync(fd) || close(fd) || stat(seen_path, &st))
+		return errno;
+	return st.st_mode & S_ISGID ? KEPT : DROPPED;
+}
+
 /* In the child: op on args; 0 or an errno (or run's statuses) */
 static int operate(const char *op, char **args, int nargs)
 {
@@ -160,6 +226,18 @@ static int operate(const char *op, char **args, int nargs)
 		if (chmod(args[0], 02644) || stat(args[0], &st))
 			return errno;
 		return st.st_mode & S_ISGID ? KEPT : DROPPED;
+	}
+	if (!strcmp(op, "write") && nargs == 2)
+		return write_byte(args[0], args[1]);
+	if (!strcmp(op, "localwrite") && nargs == 3) {
+		long before = write_rpcs(args[2]), after;
+		int status;
+
+		if (before < 0)
+			return ENOENT;
+		status = write_byte(args[0], args[1]);
+		after = write_rpcs(args[2]);
+		return after == before ? status : OVER_RPC;
 	}
 	if (!strcmp(op, "run") && nargs >= 1)
 		return run(args);
@@ -186,6 +264,8 @@ static const char *answer(int status)
 	case NO_VALUE:	return "no-value";
 	case KEPT:	return "kept";
 	case DROPPED:	return "dropped";
+	case GROUPS_CHANGED: return "groups-changed";
+	case OVER_RPC:	return "over-rpc";
 	default:	snprintf(other, sizeof(other), "errno-%d", status);
 			return other;
 	}
@@ -209,7 +289,10 @@ static int row(const char *op, char *argstr, const char *uid, const char *gid,
 		return -1;
 	if (!pid) {
 		alarm(ROW_SECONDS);	/* a hung program is killed, with its row */
-		_exit(become(uid, gid, spec) ? NO_IDENTITY : operate(op, args, nargs));
+		if (become(uid, gid, spec))
+			_exit(NO_IDENTITY);
+		status = operate(op, args, nargs);
+		_exit(own_groups_kept() ? status : GROUPS_CHANGED);
 	}
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
 		return -1;

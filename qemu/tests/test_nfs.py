@@ -50,25 +50,56 @@ class Users(unittest.TestCase):
 
     def test_rows_cover_both_mounts_beyond_16_and_squashing(self):
         rows = [r.split() for r in nfs.check_table().splitlines()]
-        self.assertTrue(all(len(r) == 7 and r[1] == "read" for r in rows))
-        rows = [[r[0]] + r[2:] for r in rows]
+        self.assertTrue(all(len(r) == 7 and r[1] in ("read", "write") for r in rows))
         labels = [r[0] for r in rows]
         for mnt in ("v3", "v4"):
             self.assertIn(f"{mnt}-root-squashed-from-gid-0", labels)
             self.assertIn(f"{mnt}-wheel-squashed-from-gid-0", labels)
             self.assertIn(f"{mnt}-u6000-last-group-beyond-the-16-of-auth-sys", labels)
+            self.assertIn(f"{mnt}-wheel-write-drops-sgid-gid0", labels)
+            self.assertIn(f"{mnt}-wheel-write-keeps-sgid-last", labels)
+            self.assertIn(f"{mnt}-u1000-write-drops-sgid-outside", labels)
         self.assertNotIn("v3-u16-last-group-beyond-the-16-of-auth-sys", labels)
+        self.assertEqual(len(labels), len(set(labels)))
+        # the long list holding gid 0 is a paged one (more than 1,022 gids)
+        self.assertGreater(len(dict((n, g) for n, _, g in nfs.USERS)["wheel"]), 1022)
         served = {line.split()[0]: line.split()[1:] for line in nfs.served_files().splitlines()}
+        written = []
         for r in rows:
-            path = r[1].split("/", 3)[3]
+            path = r[2].split(",")[0].split("/", 3)[3]
             self.assertIn(path, served, r[0])
             gid, mode = int(served[path][1]), served[path][2]
-            members = {int(g) for part in r[4].split(",")
+            members = {int(g) for part in r[5].split(",")
                        for g in (range(int(part.split("-")[0]), int(part.split("-")[-1]) + 1))}
             # squashed: gid 0 is taken from every list, uid 0 becomes the anonymous uid
             members.discard(0)
-            readable = mode == "0040" and gid in members
-            self.assertEqual(r[5], "ok" if readable else "EACCES", r[0])
+            if r[1] == "read":
+                readable = mode == "0040" and gid in members
+                self.assertEqual(r[6], "ok" if readable else "EACCES", r[0])
+                continue
+            # a write by a non-member of a 02666 file's group clears the bit;
+            # the server's copy of the file is what tells
+            self.assertEqual(mode, "2666", r[0])
+            self.assertEqual(r[2].split(",")[1], f"/srv/{path}", r[0])
+            self.assertEqual(r[6], "kept" if gid in members else "dropped", r[0])
+            written.append(path)
+        # a write changes its file: each row has one of its own
+        self.assertEqual(len(written), len(set(written)))
+        self.assertEqual(sum(m == "2666" for _, _, m in served.values()), len(written))
+
+    def test_with_localio_the_writes_must_bypass_the_rpcs(self):
+        plain = nfs.check_table().splitlines()
+        local = nfs.check_table(localio=True).splitlines()
+        self.assertEqual(len(plain), len(local))
+        for p, q in zip(plain, local):
+            p, q = p.split(), q.split()
+            if p[1] == "read":
+                self.assertEqual(p, q)
+                continue
+            mnt = p[0].split("-")[0]
+            self.assertEqual(q[1], "localwrite")
+            self.assertEqual(q[2], f"{p[2]},/mnt/{mnt}")
+            self.assertEqual(p[:1] + p[3:], q[:1] + q[3:])
 
 
 class Packages(unittest.TestCase):
