@@ -120,12 +120,13 @@
  * The threads then call the raw setgroups syscall (glibc's setgroups()
  * would change every thread) one after another, each with 65,536 gids,
  * each keeping its set, until one fails.  What is compared between the
- * kernels: how many sets of 65,536 fit in the same headroom (cg_sets), the
- * charge per set ((memory.current after - before) / sets), and the
+ * kernels: how many sets of 65,536 fit in the same headroom (cg_sets),
+ * memory.current's growth per set ((after - before) / sets: less than a
+ * set's charge when the group's other memory is reclaimed for it), and the
  * memory.events deltas (max: charges that hit the limit; oom; oom_kill).
  * Vanilla charges what kvmalloc() got: a kmalloc_large() block of 128
  * pages (512 KiB) when the order-7 block and its charge succeed, else 65
- * vmalloc()ed pages; the patched kernel 64 pages and a 1 KiB header.
+ * vmalloc()ed pages; the patched kernel 64 pages and a 784-byte table object.
  *
  * The failing call: an order-0 charge that cannot be reclaimed goes to the
  * memcg OOM killer (try_charge_memcg()), which finds no killable task

@@ -178,7 +178,7 @@ LOOP_COLUMNS = [   # (header, metric, scale)
 
 CG_COLUMNS = [
     ("threads", "cg_threads", 1), ("sets held", "cg_sets", 1),
-    ("ended on ENOMEM", "cg_enomem", 1), ("KiB charged per set", "cg_bytes_per_set", 1024),
+    ("ended on ENOMEM", "cg_enomem", 1), ("memory.current growth per set, KiB", "cg_bytes_per_set", 1024),
     ("events max", "cg_events_max", 1), ("oom", "cg_events_oom", 1),
     ("oom_kill", "cg_events_oom_kill", 1), ("stat vmalloc KiB", "cg_stat_vmalloc", 1024),
     ("stat kernel KiB", "cg_stat_kernel", 1024), ("vmalloc()ed sets", "cg_vmalloc_sets", 1),
@@ -305,12 +305,13 @@ def cgroup_rows(runs, kernels):
            "then memory.max is set to memory.current + the headroom; one thread after another "
            "calls the raw setgroups syscall with 65,536 gids and keeps that set (each thread "
            "has its own credentials), until a call fails.  Compared: the sets of 65,536 held "
-           "at once within the same headroom, the charge per set ((memory.current after - "
-           "before) / sets), and the memory.events deltas (max: charges that hit the limit; "
+           "at once within the same headroom, memory.current's growth per set ((after - "
+           "before) / sets: below a set's charge where the group's other memory was "
+           "reclaimed to make room), and the memory.events deltas (max: charges that hit the limit; "
            "oom: memcg OOM invocations, which find no killable task and let the charge fail "
            "with ENOMEM; oom_kill: must be 0).  Vanilla charges 512 KiB for a set kmalloc()ed "
            "(order 7) and 65 pages for one vmalloc()ed; the patched kernel 64 pages and a "
-           "520-byte object of the group_info cache.", "",
+           "784-byte object of the group_info cache (64-bit, 4K pages).", "",
            "| kernel | phase | headroom KiB | " + " | ".join(c[0] for c in CG_COLUMNS) + " |",
            "|---" * (3 + len(CG_COLUMNS)) + "|"]
     for k in kernels:
