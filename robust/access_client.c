@@ -21,12 +21,12 @@
  *	chgrp PATH,GID		chown PATH to group GID
  *	setgid PATH		chmod PATH 02644: "kept" if the set-group-ID
  *				bit stays, "dropped" if the file system took it
- *	write PATH,SEEN		write a byte into PATH, fsync and close it, then stat
- *				SEEN (the file as the server has it): "kept"
- *				or "dropped" as for setgid.  A write by a
- *				non-member of the file's group clears the
- *				bit of a file without group execute
- *				(setattr_should_drop_sgid())
+ *	write PATH,SEEN		write a byte into PATH, fsync() and close
+ *				it, then stat SEEN (the file as the server
+ *				has it): "kept" or "dropped" as for setgid.
+ *				A write by a non-member of the file's group
+ *				clears the bit of a file without group
+ *				execute (setattr_should_drop_sgid())
  *	localwrite PATH,SEEN,MNT  write, and "over-rpc" if the NFS mount MNT
  *				counted a WRITE RPC for it in
  *				/proc/self/mountstats: the bytes were to go
@@ -166,7 +166,7 @@ static bool own_groups_kept(void)
 	return n == ngids && !memcmp(seen, gids, n * sizeof(gids[0]));
 }
 
-/* The ops of NFS mount mnt's WRITE RPCs, or -1 */
+/* How many WRITE RPCs NFS mount mnt has sent, or -1 */
 static long write_rpcs(const char *mnt)
 {
 	char line[512], want[300];
