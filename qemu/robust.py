@@ -207,6 +207,12 @@ def mutant_checks(name):
     return m.group(1).split(",") if m else [c for c in MUTANT_CHECKS if c != "nfs"]
 
 
+def mutant_bases(name):
+    """The bases a mutant applies to: its patch's "Bases:" line, or all (None)."""
+    m = re.search(r"^Bases: (.*)$", (MUTANTS / f"{name}.patch").read_text(), re.M)
+    return m.group(1).split(",") if m else None
+
+
 def cmd_mutants(args):
     if args.fast and args.names and all((MUTANTS / f"{n}.patch").exists() for n in args.names):
         return mutate.cmd_patches(args.names)
@@ -235,6 +241,11 @@ def cmd_mutants(args):
            "nfs": lambda k: failed(nfs.check_kernel(k, target))}
     for name in names:
         kernel, caught = f"mutant-{name}", []
+        bases = mutant_bases(name)
+        if bases and settings().base not in bases:
+            results.append((f"mutant {name} is caught", "skip",
+                            f"its code exists on {', '.join(bases)} only"))
+            continue
         print(f"== {kernel}", flush=True)
         for check in [c for c in MUTANT_CHECKS if c in checks and c in mutant_checks(name)]:
             if caught and not args.all:

@@ -136,6 +136,14 @@ class Mutants(unittest.TestCase):
         self.assertEqual(self.caught(["nfsd-squash-shares-gid-0"], set())[1], ["nfs"])
         self.assertEqual(self.caught(["skip-sort"], set(), checks="debug")[1], ["debug"])
 
+    def test_a_mutant_of_other_bases_is_skipped(self):
+        # LOCALIO exists from 6.12 on
+        self.assertEqual(robust.mutant_bases("localio-off"), ["6.12", "7.3"])
+        self.assertIsNone(robust.mutant_bases("skip-sort"))
+        for base, want in (("6.1", (["skip"], [])), ("7.3", (["pass"], ["nfs"]))):
+            with mock.patch.object(robust, "settings", return_value=SimpleNamespace(base=base)):
+                self.assertEqual(self.caught(["localio-off"], {"nfs"}), want, base)
+
     def test_a_digest_unlike_vanilla_s_catches_it(self):
         other = {"x86_64/groups_diff": ("0123456789abcdee", 100)}
         self.assertEqual(self.caught(["skip-sort"], set(), digests=other),
