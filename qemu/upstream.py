@@ -381,16 +381,47 @@ def cmd_recipients(args):
     return 0
 
 
+# Directories of a series (7.3/nfsd/) whose patches go to their maintainers
+# on their own, each directory one thread, before the series
+ALONE = ("nfsd",)
+
+
 def cmd_send_email(args):
     tree = ensure_patched()
-    me = f"python3 {ROOT / 'qemu/harness.py'} recipients"
     author = sender_identity()
     # The mails as they would go out: from the sender, signed off by them
     outgoing = settings().build / "outgoing"
     shutil.rmtree(outgoing, ignore_errors=True)
+    threads = [(name, sorted((settings().series / name).glob("0[0-9][0-9][0-9]-*.patch")))
+               for name in ALONE]
+    threads = [("series", [cover_letter()] + series_patches())] + [t for t in threads if t[1]]
+    logs = []
+    for name, files in threads:
+        logs.append(send_thread(tree, author, outgoing / name, files))
+        mails = re.findall(r"^Dry-OK\. Log says:\n(.*?)(?=^Result:|\Z)", logs[-1], re.M | re.S)
+        print(f"{name}: {len(mails)} mails, one thread (nothing sent):")
+        for m in mails:
+            m = re.sub(r"\n[ \t]+", " ", m)        # unfold continued header lines
+            subj = re.search(r"^Subject: (.*)$", m, re.M)
+            to = re.findall(r"^To: (.*)$", m, re.M)
+            cc = re.findall(r"^Cc: (.*)$", m, re.M)
+            irt = re.search(r"^In-Reply-To: (.*)$", m, re.M)
+            print(f"- {subj.group(1) if subj else '?'}")
+            print(f"    To: {', '.join(to)}")
+            if cc:
+                print(f"    Cc: {', '.join(cc)}")
+            print(f"    {'in reply to the cover letter' if irt else 'starts the thread'}")
+    (settings().build / "results").mkdir(parents=True, exist_ok=True)
+    (settings().build / "results/send-email-dry-run.txt").write_text("".join(logs))
+    return 0
+
+
+def send_thread(tree, author, outgoing, files):
+    """git send-email --dry-run of one thread, as author; its output."""
+    me = f"python3 {ROOT / 'qemu/harness.py'} recipients"
     outgoing.mkdir(parents=True)
     patches = []
-    for p in [cover_letter()] + series_patches():
+    for p in files:
         text = sign_as(p.read_text(), author)
         if p.name.startswith("0000-"):
             # format-patch wrote whoever exported it, maybe folded
@@ -398,8 +429,9 @@ def cmd_send_email(args):
                           flags=re.M)
         (outgoing / p.name).write_text(text)
         patches.append(str(outgoing / p.name))
-    unsigned = [os.path.basename(p) for p in patches[1:]
-                if f"Signed-off-by: {author}" not in Path(p).read_text()]
+    unsigned = [os.path.basename(p) for p in patches
+                if not os.path.basename(p).startswith("0000-") and
+                f"Signed-off-by: {author}" not in Path(p).read_text()]
     if unsigned:
         raise Failure(f"not signed off by {author}: {', '.join(unsigned)}")
     cmd = ["git", "send-email", "--dry-run", "--confirm=never", "--no-validate",
@@ -413,25 +445,10 @@ def cmd_send_email(args):
                                 GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=email,
                                 GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=email))
     out = r.stdout + r.stderr
-    (settings().build / "results").mkdir(parents=True, exist_ok=True)
-    (settings().build / "results/send-email-dry-run.txt").write_text(out)
     if r.returncode:
         print(out[-3000:])
         raise Failure("git send-email --dry-run failed")
-    mails = re.findall(r"^Dry-OK\. Log says:\n(.*?)(?=^Result:|\Z)", out, re.M | re.S)
-    print(f"{len(mails)} mails (nothing sent):")
-    for m in mails:
-        m = re.sub(r"\n[ \t]+", " ", m)        # unfold continued header lines
-        subj = re.search(r"^Subject: (.*)$", m, re.M)
-        to = re.findall(r"^To: (.*)$", m, re.M)
-        cc = re.findall(r"^Cc: (.*)$", m, re.M)
-        irt = re.search(r"^In-Reply-To: (.*)$", m, re.M)
-        print(f"- {subj.group(1) if subj else '?'}")
-        print(f"    To: {', '.join(to)}")
-        if cc:
-            print(f"    Cc: {', '.join(cc)}")
-        print(f"    {'in reply to the cover letter' if irt else 'starts the thread'}")
-    return 0
+    return out
 
 
 def add_commands(sub):

@@ -406,35 +406,56 @@ class GetMaintainer(unittest.TestCase):
 class SendEmail(unittest.TestCase):
     SENDER = "Ada Lovelace <ada@kernel.org>"
 
-    def send(self, patch, returncode=0):
+    def send(self, patch, returncode=0, alone=None):
         """cmd_send_email() of a cover letter and one patch, whose git send-email exits
-        with returncode; the patch as it would go out"""
+        with returncode, and of alone (nfsd/0001-nfsd-y.patch's text) if given; the
+        patch as it would go out, and the patches of each git send-email call"""
         dry = ("Dry-OK. Log says:\nSubject: [PATCH 1/1] cred: x\nTo: a@b.org\n\nResult: OK\n")
-        with tempfile.TemporaryDirectory() as d, config.using(build=Path(d)):
+        with tempfile.TemporaryDirectory() as d, config.using(build=Path(d)), \
+                mock.patch.object(config.Settings, "series", new_callable=mock.PropertyMock,
+                                  return_value=Path(d)):
             cover, one = Path(d, "0000-cover-letter.patch"), Path(d, "0001-cred-x.patch")
             cover.write_text("From: Someone <s@x.org>\nSubject: [PATCH 0/1] x\n\n"
                              "Harness Dev (1):\n  cred: x\n")
             one.write_text(patch)
+            if alone:
+                Path(d, "nfsd").mkdir()
+                Path(d, "nfsd/0001-nfsd-y.patch").write_text(alone)
             with mock.patch.object(upstream, "ensure_patched", return_value=Path(d)), \
                     mock.patch.object(upstream, "sender_identity", return_value=self.SENDER), \
                     mock.patch.object(upstream, "cover_letter", return_value=cover), \
                     mock.patch.object(upstream, "series_patches", return_value=[one]), \
                     mock.patch.object(upstream.subprocess, "run", return_value=mock.Mock(
-                        returncode=returncode, stdout=dry, stderr="")), \
+                        returncode=returncode, stdout=dry, stderr="")) as run, \
                     mock.patch("builtins.print"):
                 self.assertEqual(upstream.cmd_send_email(SimpleNamespace()), 0)
-                return Path(d, "outgoing/0001-cred-x.patch").read_text()
+                calls = [[Path(a).relative_to(d).as_posix() for a in c.args[0]
+                          if a.endswith(".patch")] for c in run.call_args_list]
+                return Path(d, "outgoing/series/0001-cred-x.patch").read_text(), calls
 
     def test_every_patch_must_be_signed_off_by_the_sender(self):
         signed = (f"From: {upstream.PLACEHOLDER}\nSubject: [PATCH 1/1] cred: x\n\nbody\n\n"
                   f"Signed-off-by: {upstream.PLACEHOLDER}\n")
-        self.assertIn(f"Signed-off-by: {self.SENDER}\n", self.send(signed))
+        self.assertIn(f"Signed-off-by: {self.SENDER}\n", self.send(signed)[0])
         with self.assertRaises(config.Failure) as e:
             self.send(signed.replace("Signed-off-by", "Reviewed-by"))
         self.assertIn(f"not signed off by {self.SENDER}: 0001-cred-x.patch", str(e.exception))
         with self.assertRaises(config.Failure) as e:
             self.send(signed, returncode=1)
         self.assertIn("git send-email --dry-run failed", str(e.exception))
+
+
+    def test_a_patch_sent_alone_is_a_thread_of_its_own(self):
+        signed = (f"From: {upstream.PLACEHOLDER}\nSubject: [PATCH] x\n\nbody\n\n"
+                  f"Signed-off-by: {upstream.PLACEHOLDER}\n")
+        _, calls = self.send(signed, alone=signed)
+        self.assertEqual(calls, [["outgoing/series/0000-cover-letter.patch",
+                                  "outgoing/series/0001-cred-x.patch"],
+                                 ["outgoing/nfsd/0001-nfsd-y.patch"]])
+        self.assertEqual(len(self.send(signed)[1]), 1)
+        with self.assertRaises(config.Failure) as e:
+            self.send(signed, alone=signed.replace("Signed-off-by", "Acked-by"))
+        self.assertIn("not signed off by", str(e.exception))
 
 
 class Seeds(unittest.TestCase):
