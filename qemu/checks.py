@@ -8,7 +8,7 @@ import re
 import subprocess
 import unittest
 
-from config import ROOT, settings
+from config import ROOT, settings, use
 from trees import ensure_patched, ensure_vanilla, series_patches
 
 
@@ -87,8 +87,15 @@ def check_harness():
             yield from each(t) if isinstance(t, unittest.TestSuite) else [t]
     tests = list(each(unittest.defaultTestLoader.discover(str(ROOT / "qemu/tests"))))
     r = unittest.TestResult()
+    # The tests run in this process: a test that changed the run's settings
+    # (its base, its build directory) would send what follows elsewhere
+    before = settings()
     unittest.TestSuite(tests).run(r)
+    after = use(before)
     why = {t.id(): ("fail", tb.strip().splitlines()[-1]) for t, tb in r.failures + r.errors}
     why.update({t.id(): ("skip", reason) for t, reason in r.skipped})
     return [(f"harness: unit tests: {t.id()}", *why.get(t.id(), ("pass", "")))
-            for t in tests]
+            for t in tests] + \
+        [("harness: unit tests leave the run's settings as they found them",
+          "pass" if after == before else "fail",
+          "" if after == before else f"{before} became {after}")]

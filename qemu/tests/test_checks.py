@@ -10,6 +10,7 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import checks  # noqa: E402
+import config  # noqa: E402
 
 DATA = Path(__file__).resolve().parent.parent / "testdata"
 
@@ -93,11 +94,27 @@ class Verdicts(unittest.TestCase):
         suite = unittest.TestSuite([unittest.TestSuite(
             unittest.defaultTestLoader.loadTestsFromTestCase(Inner))])
         with mock.patch.object(checks.unittest.defaultTestLoader, "discover", return_value=suite):
-            got = {name.rsplit(".", 1)[1]: (status, detail)
-                   for name, status, detail in checks.check_harness()}
+            results = checks.check_harness()
+        got = {name.rsplit(".", 1)[1]: (status, detail)
+               for name, status, detail in results[:-1]}
         self.assertEqual(got, {"test_pass": ("pass", ""),
                                "test_fail": ("fail", "AssertionError: 1 != 2"),
                                "test_skip": ("skip", "no 16-bit calls")})
+        self.assertEqual(results[-1][:2], ("harness: unit tests leave the run's settings as "
+                                           "they found them", "pass"))
+
+    def test_a_test_that_changes_the_run_s_settings_fails_and_is_undone(self):
+        class Leaky(unittest.TestCase):
+            def test_leak(self):
+                config.use(config.replace(config.settings(), build=Path("/elsewhere")))
+        suite = unittest.defaultTestLoader.loadTestsFromTestCase(Leaky)
+        before = config.settings()
+        with mock.patch.object(checks.unittest.defaultTestLoader, "discover", return_value=suite):
+            results = checks.check_harness()
+        self.assertEqual(config.settings(), before)
+        self.assertEqual(results[0][1], "pass")
+        self.assertEqual(results[-1][1], "fail")
+        self.assertIn("/elsewhere", results[-1][2])
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import harness as h  # noqa: E402
+import config  # noqa: E402
 from config import BASES  # noqa: E402
 
 QEMU = Path(__file__).resolve().parent.parent
@@ -141,7 +142,10 @@ class EndToEnd(unittest.TestCase):
                 mock.patch("guest.make_initramfs", side_effect=lambda path, *a, **k: path), \
                 mock.patch("guest.qemu_command", return_value=["cat", str(data / log)]), \
                 mock.patch("builtins.print") as out, \
+                config.using(), \
                 self.assertRaises(SystemExit) as end:
+            # main() makes the environment's settings the run's: using() puts
+            # back the ones of the process that runs this test
             h.main(["check", "x86_64"])
             self.fail("check did not exit")
         summary = Path(d, "results/patched-x86_64/summary.txt")
