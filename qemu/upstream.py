@@ -394,7 +394,7 @@ def cmd_send_email(args):
     shutil.rmtree(outgoing, ignore_errors=True)
     threads = [(name, sorted((settings().series / name).glob("0[0-9][0-9][0-9]-*.patch")))
                for name in ALONE]
-    threads = [("series", [cover_letter()] + series_patches())] + [t for t in threads if t[1]]
+    threads = [t for t in threads if t[1]] + [("series", [cover_letter()] + series_patches())]
     logs = []
     for name, files in threads:
         logs.append(send_thread(tree, author, outgoing / name, files))

@@ -449,9 +449,9 @@ class SendEmail(unittest.TestCase):
         signed = (f"From: {upstream.PLACEHOLDER}\nSubject: [PATCH] x\n\nbody\n\n"
                   f"Signed-off-by: {upstream.PLACEHOLDER}\n")
         _, calls = self.send(signed, alone=signed)
-        self.assertEqual(calls, [["outgoing/series/0000-cover-letter.patch",
-                                  "outgoing/series/0001-cred-x.patch"],
-                                 ["outgoing/nfsd/0001-nfsd-y.patch"]])
+        self.assertEqual(calls, [["outgoing/nfsd/0001-nfsd-y.patch"],
+                                 ["outgoing/series/0000-cover-letter.patch",
+                                  "outgoing/series/0001-cred-x.patch"]])
         self.assertEqual(len(self.send(signed)[1]), 1)
         with self.assertRaises(config.Failure) as e:
             self.send(signed, alone=signed.replace("Signed-off-by", "Acked-by"))
