@@ -61,7 +61,11 @@ int bench_groups_search(const struct group_info *gi, unsigned int gid)
 /* 0 or -EFAULT: a tree's groups_to_user() may return the count copied */
 int bench_groups_to_user(unsigned int *dst, const struct group_info *gi)
 {
+#ifdef BENCH_TO_USER_MAX
+	int ret = groups_to_user((gid_t __user *)dst, gi, gi->ngroups);
+#else
 	int ret = groups_to_user((gid_t __user *)dst, gi);
+#endif
 
 	return ret < 0 ? ret : 0;
 }

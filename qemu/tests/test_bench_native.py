@@ -61,6 +61,47 @@ class InstructionCounts(unittest.TestCase):
 
 
 class Programs(unittest.TestCase):
+    def tree(self, d, to_user):
+        for f, text in (("include/linux/cred.h", "void group_info_set_gid(void);\n"),
+                        ("kernel/groups.c", f"int groups_cmp(void);\n{to_user}\n"),
+                        ("lib/sort.c", "")):
+            (d / f).parent.mkdir(parents=True, exist_ok=True)
+            (d / f).write_text(text)
+        return d
+
+    def test_the_build_follows_the_tree_and_refuses_warnings(self):
+        calls = []
+
+        def gcc(cmd, **kw):
+            calls.append([str(x) for x in cmd])
+            return warn
+
+        with tempfile.TemporaryDirectory() as d, config.using(build=Path(d) / "build"):
+            d = Path(d)
+            for to_user, defined in (
+                    ("static int groups_to_user(gid_t __user *grouplist,\n"
+                     "\t\t\t  const struct group_info *group_info, unsigned int max)", True),
+                    ("static int groups_to_user(gid_t __user *grouplist,\n"
+                     "\t\t\t  const struct group_info *group_info)", False)):
+                calls.clear()
+                warn = ""
+                tree = self.tree(d / "tree", to_user)
+                with mock.patch.object(bn, "tree_of", return_value=tree), \
+                        mock.patch.object(bn, "sh", side_effect=gcc):
+                    bn.build("patched", [])
+                units = [c for c in calls if "-nostdinc" in c]
+                self.assertEqual(len(units), len(bn.KERNEL_UNITS))
+                for c in units:
+                    self.assertEqual("-DBENCH_TO_USER_MAX" in c, defined)
+                    self.assertIn("-DBENCH_GROUPS_CMP", c)
+                    self.assertIn("-DBENCH_GROUP_INFO_ACCESSORS", c)
+            # a warning (a stand-in the tree needs, missing) stops the run
+            warn = "cred.h:400:43: warning: implicit declaration of function 'IS_ERR_OR_NULL'"
+            with mock.patch.object(bn, "tree_of", return_value=tree), \
+                    mock.patch.object(bn, "sh", side_effect=gcc), \
+                    self.assertRaisesRegex(config.Failure, "IS_ERR_OR_NULL"):
+                bn.build("patched", [])
+
     def test_a_run_s_figures_allocations_and_info_lines(self):
         out = ran("INFO cold_sets 1024 100 1.2MB\nBENCH search_hot_first 16 12.5\n"
                   "ALLOCS sort_random 1024 1.0 0\nnot a figure\n")

@@ -32,6 +32,10 @@
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 
+#define MAX_ERRNO		4095
+#define IS_ERR_VALUE(x)		((unsigned long)(x) >= (unsigned long)-MAX_ERRNO)
+#define IS_ERR_OR_NULL(ptr)	(!(ptr) || IS_ERR_VALUE(ptr))
+
 #define might_sleep()		do { } while (0)
 #define might_fault()		do { } while (0)
 #define cond_resched()		({ 0; })

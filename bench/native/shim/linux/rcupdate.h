@@ -13,5 +13,6 @@
 #define rcu_access_pointer(p)		(p)
 #define rcu_assign_pointer(p, v)	do { (p) = (v); } while (0)
 #define RCU_INIT_POINTER(p, v)		do { (p) = (v); } while (0)
+#define rcu_replace_pointer(p, v, c)	({ typeof(p) __old = (p); (p) = (v); __old; })
 
 #endif

@@ -51,7 +51,8 @@ __bench_proc_handler(proc_dointvec_ms_jiffies)
 __bench_proc_handler(proc_dostring)
 __bench_proc_handler(proc_doulongvec_minmax)
 
-static inline struct ctl_table_header *register_sysctl(const char *path, struct ctl_table *table)
+static inline struct ctl_table_header *register_sysctl(const char *path,
+							  const struct ctl_table *table)
 {
 	return NULL;
 }
