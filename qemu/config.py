@@ -32,7 +32,7 @@ GIT_ID = {
 }
 
 
-KERNEL_NAME = re.compile(r"patched|vanilla|upto-\d{4}|mutant-[\w-]+")
+KERNEL_NAME = re.compile(r"patched|vanilla|upto-\d{4}|mutant-[\w-]+|alone-\w+")
 
 
 MUTANTS = ROOT / "robust/mutants"

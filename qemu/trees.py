@@ -2,7 +2,9 @@
 """The kernel trees under the build directory: Debian's source extracted once
 (build/vanilla, tag "base"), and worktrees of it with the series applied by
 git am (build/patched; build/upto-NNNN for a prefix of the series;
-build/mutant-NAME for a series with one of robust/mutants/ on top).
+build/mutant-NAME for a series with one of robust/mutants/ on top;
+build/alone-NAME for the patches of the series' directory NAME alone, which
+go to their maintainers on their own, 7.3/nfsd/ for one).
 """
 
 import os
@@ -80,9 +82,14 @@ def ensure_vanilla():
     return tree
 
 
-def kernel_source(upto=None, mutant=None):
+def kernel_source(upto=None, mutant=None, alone=None):
     """The patches of a patched tree and its mutant patch, or a Failure naming what
     does not exist."""
+    if alone:
+        patches = series_patches(settings().series / alone)
+        if not patches:
+            raise Failure(f"the {settings().base} series has no patches in {alone}/")
+        return patches, None
     patches = [p for p in series_patches() if not upto or p.name[:4] <= upto]
     if upto and not any(p.name[:4] == upto for p in patches):
         raise Failure(f"the {settings().base} series has no patch {upto}")
@@ -110,12 +117,14 @@ def git_am(tree, patch, log):
     return True
 
 
-def ensure_patched(upto=None, mutant=None):
+def ensure_patched(upto=None, mutant=None, alone=None):
     """build/patched: base + the whole series; build/upto-NNNN: up to patch NNNN;
-    build/mutant-NAME: the whole series broken by robust/mutants/NAME.patch."""
-    patches, broken = kernel_source(upto, mutant)
+    build/mutant-NAME: the whole series broken by robust/mutants/NAME.patch;
+    build/alone-NAME: base + the patches of the series' directory NAME."""
+    patches, broken = kernel_source(upto, mutant, alone)
     vanilla = ensure_vanilla()
-    name = f"upto-{upto}" if upto else f"mutant-{mutant}" if mutant else "patched"
+    name = f"upto-{upto}" if upto else f"mutant-{mutant}" if mutant else \
+        f"alone-{alone}" if alone else "patched"
     branch = "series" if name == "patched" else name
     tree = settings().build / name
     want = digest(installed_source_version(), *[p.read_bytes() for p in patches],
@@ -195,4 +204,8 @@ def tree_of(kernel):
     m = re.fullmatch(r"mutant-([\w-]+)", kernel)
     if m:
         return ensure_patched(mutant=m.group(1))
-    raise Failure(f"KERNEL must be patched, vanilla, upto-NNNN or mutant-NAME, not {kernel!r}")
+    m = re.fullmatch(r"alone-(\w+)", kernel)
+    if m:
+        return ensure_patched(alone=m.group(1))
+    raise Failure("KERNEL must be patched, vanilla, upto-NNNN, mutant-NAME or alone-NAME, "
+                  f"not {kernel!r}")

@@ -162,6 +162,15 @@ class Report(unittest.TestCase):
         status, md = self.report(runs)
         self.assertEqual(status, 1)
         self.assertIn("MISS: the patched nfsd built group lists", md)
+        # the nfsd patch alone on today's flat array is held to the same
+        runs = {"vanilla": [boot(900, 1.0)], "alone-nfsd": [boot(950, 0.25)],
+                "upto-0017": [boot(950, 1.0)], "patched": [boot(1000)]}
+        status, md = self.report(runs)
+        self.assertEqual(status, 1)
+        self.assertIn("MISS: the alone-nfsd nfsd built group lists", md)
+        self.assertNotIn("MISS: the patched", md)
+        runs["alone-nfsd"] = [boot(950)]
+        self.assertEqual(self.report(runs)[0], 0)
 
     def test_rows_of_zeros_stay_but_unused_page_orders(self):
         runs = {"vanilla": [boot()], "patched": [boot()]}

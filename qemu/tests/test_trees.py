@@ -38,12 +38,14 @@ class Kernels(unittest.TestCase):
     def test_each_kernel_name_is_its_tree(self):
         with mock.patch.object(trees, "ensure_vanilla", return_value="vanilla tree"), \
                 mock.patch.object(trees, "ensure_patched",
-                                  side_effect=lambda upto=None, mutant=None: (upto, mutant)):
+                                  side_effect=lambda upto=None, mutant=None, alone=None:
+                                  (upto, mutant, alone)):
             self.assertEqual(trees.tree_of("vanilla"), "vanilla tree")
-            self.assertEqual(trees.tree_of("patched"), (None, None))
-            self.assertEqual(trees.tree_of("upto-0015"), ("0015", None))
-            self.assertEqual(trees.tree_of("mutant-skip-sort"), (None, "skip-sort"))
-            for bad in ("upto-15", "bisect", "mutant-", "Patched"):
+            self.assertEqual(trees.tree_of("patched"), (None, None, None))
+            self.assertEqual(trees.tree_of("upto-0015"), ("0015", None, None))
+            self.assertEqual(trees.tree_of("mutant-skip-sort"), (None, "skip-sort", None))
+            self.assertEqual(trees.tree_of("alone-nfsd"), (None, None, "nfsd"))
+            for bad in ("upto-15", "bisect", "mutant-", "Patched", "alone-"):
                 self.assertRaises(config.Failure, trees.tree_of, bad)
 
     def test_upto_takes_the_series_up_to_that_patch(self):
@@ -55,6 +57,19 @@ class Kernels(unittest.TestCase):
             patches, broken = trees.kernel_source(mutant="skip-sort")
             self.assertEqual((patches, broken), (series, config.MUTANTS / "skip-sort.patch"))
             self.assertRaises(config.Failure, trees.kernel_source, mutant="no-such-mutant")
+
+    def test_alone_takes_the_patches_of_its_directory_only(self):
+        with tempfile.TemporaryDirectory() as d:
+            series = Path(d)
+            (series / "nfsd").mkdir()
+            for name in ("0001-a.patch", "nfsd/0001-n.patch", "nfsd/0002-m.patch"):
+                (series / name).write_text("")
+            with mock.patch.object(trees, "settings",
+                                   return_value=mock.Mock(series=series, base="7.3")):
+                self.assertEqual(trees.kernel_source(alone="nfsd"),
+                                 ([series / "nfsd/0001-n.patch", series / "nfsd/0002-m.patch"],
+                                  None))
+                self.assertRaises(config.Failure, trees.kernel_source, alone="mm")
 
     def test_a_patch_that_does_not_apply_is_aborted(self):
         with tempfile.TemporaryDirectory() as d:
