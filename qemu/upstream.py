@@ -22,12 +22,13 @@ import time
 from pathlib import Path
 
 from checks import check_checkpatch
-from config import (COMPILE, Failure, PLACEHOLDER, ROOT, TARGETS, first_target_with, progress,
-                    settings, sh, targets_with)
+from config import (COMPILE, MUTANTS, Failure, PLACEHOLDER, ROOT, TARGETS, first_target_with,
+                    progress, settings, sh, targets_with)
 from guest import boot_suite
 from kbuild import dropped_options, fragments, kmake, merge_config, parse_fragment, with_base
 from mail import sender_identity, sign_as, touched_objects
 from results import conclude, count, result_lines
+from robust import mutant_bases
 from trees import cover_letter, ensure_patched, ensure_vanilla, git_am, series_patches, tree_of
 
 WARN = re.compile(r"warning:|error:")
@@ -300,6 +301,24 @@ def check_maintainers(results):
     progress(f"MAINTAINERS: {'ok' if ok and untouched and not missing else 'FAILED'}")
 
 
+def check_mutants_apply(results):
+    """Each of robust/mutants/ made for this base applies to its series: a mutant
+    that no longer applies checks nothing."""
+    tree = ensure_patched()
+    stale = []
+    for p in sorted(MUTANTS.glob("*.patch")):
+        bases = mutant_bases(p.stem)
+        if bases and settings().base not in bases:
+            continue
+        r = subprocess.run(["git", "apply", "--check", p], cwd=tree, capture_output=True,
+                           text=True)
+        if r.returncode:
+            stale.append(p.stem)
+    results.append((f"mutants: each of robust/mutants/ applies to the {settings().base} series",
+                    "fail" if stale else "pass", ", ".join(stale)))
+    progress(f"mutants: {'ok' if not stale else 'do not apply: ' + ', '.join(stale)}")
+
+
 def cmd_series_check(args):
     t0 = time.monotonic()
     patches = series_patches()
@@ -308,6 +327,7 @@ def cmd_series_check(args):
                       f"with that number (0001-{len(patches):04d})")
     results = check_checkpatch()
     check_maintainers(results)
+    check_mutants_apply(results)
     check_randstruct(results)
     if not args.skip_bisect:
         check_bisect(results, args.bisect.split(",") if args.bisect else None,

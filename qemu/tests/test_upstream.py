@@ -364,6 +364,7 @@ class SeriesCheck(unittest.TestCase):
                 mock.patch.object(upstream, "series_patches", return_value=patches), \
                 mock.patch.object(upstream, "check_checkpatch", return_value=list(results)), \
                 mock.patch.object(upstream, "check_maintainers"), \
+                mock.patch.object(upstream, "check_mutants_apply"), \
                 mock.patch.object(upstream, "check_randstruct"), \
                 mock.patch.object(upstream, "check_bisect") as bisect, \
                 mock.patch.object(upstream, "check_objects") as objects, \
@@ -388,6 +389,31 @@ class SeriesCheck(unittest.TestCase):
         with self.assertRaises(config.Failure) as e:
             self.series_check(start="0003")
         self.assertIn("--from 0003: no patch of the series", str(e.exception))
+
+
+class MutantsApply(unittest.TestCase):
+    def test_a_mutant_of_this_base_that_does_not_apply_fails(self):
+        with tempfile.TemporaryDirectory() as d:
+            tree, mutants = Path(d, "tree"), Path(d, "mutants")
+            tree.mkdir()
+            mutants.mkdir()
+            (tree / "f.c").write_text("int a;\nint b;\n")
+            subprocess.run(["git", "init", "-q"], cwd=tree, check=True)
+            good = "--- a/f.c\n+++ b/f.c\n@@ -1,2 +1,2 @@\n-int a;\n+int c;\n int b;\n"
+            stale = good.replace("int a;", "int x;", 1)
+            (mutants / "good.patch").write_text("Mutant: good\n\n" + good)
+            (mutants / "other.patch").write_text("Mutant: other\nBases: 6.12\n\n" + stale)
+            results = []
+            with mock.patch.object(upstream, "MUTANTS", mutants), \
+                    mock.patch.object(upstream, "mutant_bases",
+                                      side_effect=lambda n: ["6.12"] if n == "other" else None), \
+                    mock.patch.object(upstream, "ensure_patched", return_value=tree), \
+                    mock.patch.object(upstream, "progress"), config.using(base="6.1"):
+                upstream.check_mutants_apply(results)
+                self.assertEqual(results[-1][1:], ("pass", ""))      # other is not 6.1's
+                (mutants / "bad.patch").write_text("Mutant: bad\n\n" + stale)
+                upstream.check_mutants_apply(results)
+                self.assertEqual(results[-1][1:], ("fail", "bad"))
 
 
 class GetMaintainer(unittest.TestCase):
