@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 from config import Failure, PLACEHOLDER, RESERVED_DOMAIN, ROOT, settings, sh
-from trees import cover_letter, installed_source_version, series_patches
+from trees import cover_letter, installed_source_version, mark_exported, series_patches
 
 
 def sender_identity():
@@ -67,6 +67,8 @@ def cmd_export(args):
     if ident:
         for p in [cover] + series_patches():
             p.write_text(sign_as(p.read_text(), ident))
+    elif tree == (settings().build / "patched").resolve():
+        mark_exported()
     print(f"exported {len(series_patches())} patches and the cover letter from {tree}"
           + (f", from and signed off by {ident}" if ident else ", authors kept"))
     return 0

@@ -117,6 +117,18 @@ def git_am(tree, patch, log):
     return True
 
 
+def applied_digest(patches, broken=None):
+    """What a tree's stamp holds once these patches (and a mutant) are applied"""
+    return digest(installed_source_version(), *[p.read_bytes() for p in patches],
+                  *([broken.read_bytes()] if broken else []))
+
+
+def mark_exported():
+    """build/patched is what the series' files now say: make export wrote them from
+    it, so that the next command does not apply them again over its commits."""
+    write_stamp(settings().build / "stamps/patched", applied_digest(series_patches()))
+
+
 def ensure_patched(upto=None, mutant=None, alone=None):
     """build/patched: base + the whole series; build/upto-NNNN: up to patch NNNN;
     build/mutant-NAME: the whole series broken by robust/mutants/NAME.patch;
@@ -127,8 +139,7 @@ def ensure_patched(upto=None, mutant=None, alone=None):
         f"alone-{alone}" if alone else "patched"
     branch = "series" if name == "patched" else name
     tree = settings().build / name
-    want = digest(installed_source_version(), *[p.read_bytes() for p in patches],
-                  *([broken.read_bytes()] if broken else []))
+    want = applied_digest(patches, broken)
     stamp = settings().build / f"stamps/{name}"
     if (tree / ".git").exists() and stamp_ok(stamp, want):
         return tree

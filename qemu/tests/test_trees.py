@@ -71,6 +71,22 @@ class Kernels(unittest.TestCase):
                                   None))
                 self.assertRaises(config.Failure, trees.kernel_source, alone="mm")
 
+    def test_an_export_marks_the_tree_as_what_its_files_say(self):
+        with tempfile.TemporaryDirectory() as d:
+            series, build = Path(d, "series"), Path(d, "build")
+            series.mkdir()
+            (series / "0001-a.patch").write_text("one")
+            fake = mock.Mock(series=series, build=build, base="6.1")
+            with mock.patch.object(trees, "settings", return_value=fake), \
+                    mock.patch.object(trees, "installed_source_version", return_value="6.1.1"):
+                stamp = build / "stamps/patched"
+                trees.mark_exported()
+                self.assertTrue(config.stamp_ok(stamp, trees.applied_digest(
+                    [series / "0001-a.patch"])))
+                (series / "0001-a.patch").write_text("two")     # edited since: stale
+                self.assertFalse(config.stamp_ok(stamp, trees.applied_digest(
+                    [series / "0001-a.patch"])))
+
     def test_a_patch_that_does_not_apply_is_aborted(self):
         with tempfile.TemporaryDirectory() as d:
             patch = Path(d, "0001-x.patch")
