@@ -60,6 +60,20 @@ class Objects(unittest.TestCase):
         err = "arch/alpha/include/asm/pgtable.h:1: error: x"
         self.assertEqual(self.judge((False, [err]), (False, [err])), "skip")
 
+    def test_a_checker_kbuild_turned_off_is_a_skip_not_a_pass(self):
+        results = []
+        why = "C=2 specified, but sparse is not available or not up to date"
+        row = [("x86_64", "x86_64", "", None, ["sparse"])]
+        with mock.patch.object(upstream, "COMPILE", row), \
+             mock.patch.object(upstream, "objects_warnings", return_value=(None, [why])), \
+             mock.patch.object(upstream, "progress"):
+            upstream.check_objects(results, ["x86_64"])
+        self.assertEqual(results, [("objects: x86_64 sparse", "skip", why)])
+        ok, warnings, _ = self.warnings([
+            "/t/Makefile:1311: C=2 specified, but sparse is not available or not up to date",
+            "  CC      kernel/groups.o"])
+        self.assertEqual((ok, warnings), (None, [why]))
+
     def warnings(self, log_lines, returncode=0):
         """objects_warnings() of x86_64 W=1, where make prints log_lines: (ok, warnings,
         the objects made)"""
