@@ -220,11 +220,13 @@ class Kernels(unittest.TestCase):
 
 
 class Bench(unittest.TestCase):
-    def bench(self, boots):
-        """cmd_bench()'s report of one round, each boot giving (lines, outcome) in turn"""
+    def bench(self, boots, alone=()):
+        """cmd_bench()'s report of one round, each boot giving (lines, outcome) in turn,
+        on a series with these alone-NAME kernels"""
         figures = [f"BENCH {m} {u} 1000" for m in ("rpcs", "loop_ns") for u in nfs.BENCH_USERS]
         boots = [(figures if lines is None else lines, outcome) for lines, outcome in boots]
         with mock.patch.object(nfs, "nfsd_upto", return_value="upto-0017"), \
+                mock.patch.object(nfs, "alone_nfsd", return_value=list(alone)), \
                 mock.patch.object(nfs, "build_kernel"), \
                 mock.patch.object(nfs, "boot_nfs",
                                   side_effect=lambda *a: (*boots.pop(0), 1.0, [])), \
@@ -240,6 +242,10 @@ class Bench(unittest.TestCase):
             with self.assertRaises(config.Failure) as e:
                 self.bench(bad + [(None, "ok")])
             self.assertIn("bench-nfs-upto-0017-x86_64", str(e.exception))
+
+    def test_the_nfsd_patch_alone_is_a_kernel_of_its_own(self):
+        runs = self.bench([(None, "ok")] * 4, alone=["alone-nfsd"])
+        self.assertEqual(list(runs), ["vanilla", "alone-nfsd", "upto-0017", "patched"])
 
 
 if __name__ == "__main__":
