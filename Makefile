@@ -42,7 +42,7 @@ help:
 	@echo "  ROUNDS=N (benchmarks); guest-run: PROG= ARGS= OVERLAY= TIMEOUT= APPEND= ICOUNT=1;"
 	@echo "  check-mutants: ALL=1 CHECKS= FAST=1 LIMIT= SUITE_LIMIT= MUTANTS=\"...\";"
 	@echo "  kunit: KUNIT_ARCHS=\"x86_64 arm64\"|um; bench-native: KERNELS= ONLY= TCG=1 ICOUNT=;"
-	@echo "  series-check: ARCHS= SKIP_BISECT=1 FROM=NNNN BISECT=x86_64; export: KEEP_AUTHOR=1;"
+	@echo "  series-check: ARCHS= SKIP_BISECT=1 FROM=NNNN BISECT=x86_64 NO_BOOT=1; export: KEEP_AUTHOR=1;"
 	@echo "  check-zfs: ZFS=debian|patched MUTANT=first-block."
 	@echo "README.md says what each does."
 
@@ -139,7 +139,7 @@ series-check: deps
 		$(MAKE) --no-print-directory install PACKAGES="$$pkgs"
 	@$(HARNESS) series-check $(if $(ARCHS),--archs $(ARCHS)) \
 		$(if $(SKIP_BISECT),--skip-bisect) $(if $(FROM),--from $(FROM)) \
-		$(if $(BISECT),--bisect $(BISECT))
+		$(if $(BISECT),--bisect $(BISECT)) $(if $(NO_BOOT),--no-boot)
 
 send-email-dry-run: deps
 	@$(HARNESS) send-email-dry-run
