@@ -30,10 +30,11 @@ BUILD_STEP = re.compile(r"^  (CC|AS|LD|AR|OBJCOPY|HOSTCC|CPP|GEN|UPD)\b.*$", re.
 
 def build_progress(steps_before):
     """A line saying how far a kernel build is: the steps (CC, LD, ...) it
-    has printed, against the last complete build's count when there was one."""
+    has printed, against the last complete build's count when there was one
+    and this build has not gone past it (a full build after a small one)."""
     def line(seconds, text):
         done = len(BUILD_STEP.findall(text))
-        of = f" of about {steps_before}" if steps_before else ""
+        of = f" of about {steps_before}" if steps_before and done <= steps_before else ""
         return f"  kernel: {seconds / 60:.0f} min, build steps: {done}{of}"
     return line
 

@@ -141,6 +141,9 @@ class Commands(unittest.TestCase):
             self.assertEqual(counts[-1], 3)
             self.assertIn("  LD      vmlinux", log.read_text())
         self.assertEqual(kbuild.build_progress(0)(125, "  CC x\n"), "  kernel: 2 min, build steps: 1")
+        # past the last build's count, no estimate
+        self.assertEqual(kbuild.build_progress(1)(60, "  CC x\n  LD y\n"),
+                         "  kernel: 1 min, build steps: 2")
 
 
 if __name__ == "__main__":
