@@ -16,7 +16,8 @@
  *    execve() as root and as nobody at 10,000 and 65,536 gids, fork()
  *    isolation both ways, SO_PEERGROUPS through socketpair() and
  *    listen()/connect() at several sizes, net.ipv4.ping_group_range at the
- *    ends of the list, key permissions through a group, and user
+ *    ends of the list, iptables' owner match (--suppl-groups) at the ends
+ *    of the list and of its pages, key permissions through a group, and user
  *    namespaces whose gid map reorders a list of up to 65,536 gids.
  *
  * Run as root in the initial user namespace, with no arguments:
@@ -48,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fsuid.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -61,6 +63,8 @@
 #include <linux/capability.h>
 #include <linux/keyctl.h>
 #include <linux/limits.h>
+#include <linux/netfilter_ipv4/ip_tables.h>
+#include <linux/netfilter/xt_owner.h>
 #include <linux/types.h>
 
 #include "kselftest_harness.h"
@@ -1637,7 +1641,241 @@ TEST_F(ping, range_edges)
 }
 
 /*
- * 5. A key readable only through its group.  security/keys/permission.c
+ * 5. iptables' owner match, --gid-owner with --suppl-groups: owner_mt()
+ * matches a packet whose socket was opened by a process whose fsgid or
+ * one of whose groups is in the range.  In a network namespace of its
+ * own, the test gives the filter table's OUTPUT chain one rule, UDP from
+ * such a socket to DROP, which sendto() reports as EPERM.  The children
+ * are nobody, whose fsgid is never in the ranges.  The harness's kernels
+ * have the filter table and the owner match (kconfig/base.config, which
+ * the harness checks against each .config); without them it skips.
+ */
+#define STD_SIZE	XT_ALIGN(sizeof(struct xt_standard_target))
+#define ERROR_SIZE	XT_ALIGN(sizeof(struct xt_error_target))
+#define OWNER_SIZE	(XT_ALIGN(sizeof(struct xt_entry_match)) + \
+			 XT_ALIGN(sizeof(struct xt_owner_match_info)))
+#define HOOKS		(1 << NF_INET_LOCAL_IN | 1 << NF_INET_FORWARD | \
+			 1 << NF_INET_LOCAL_OUT)
+
+/*
+ * Append at @off of @entries an entry with its target: with @rule, one
+ * that matches UDP from the owners it names; 0 for the error entry that
+ * ends a table.  Returns the offset after it.
+ */
+static unsigned int add_entry(unsigned char *entries, unsigned int off,
+			      const struct xt_owner_match_info *rule, int verdict)
+{
+	struct ipt_entry *e = (struct ipt_entry *)(entries + off);
+	bool error = !verdict;
+	unsigned int size = error ? ERROR_SIZE : STD_SIZE;
+	struct xt_entry_target *target;
+	struct xt_entry_match *m;
+
+	e->target_offset = sizeof(*e);
+	if (rule) {
+		m = (struct xt_entry_match *)e->elems;
+		e->ip.proto = IPPROTO_UDP;
+		m->u.user.match_size = OWNER_SIZE;
+		strcpy(m->u.user.name, "owner");
+		m->u.user.revision = 1;
+		memcpy(m->data, rule, sizeof(*rule));
+		e->target_offset += OWNER_SIZE;
+	}
+	e->next_offset = e->target_offset + size;
+	target = (struct xt_entry_target *)((char *)e + e->target_offset);
+	target->u.user.target_size = size;
+	if (error) {
+		strcpy(target->u.user.name, XT_ERROR_TARGET);
+		strcpy(((struct xt_error_target *)target)->errorname,
+		       XT_ERROR_TARGET);
+	} else {
+		((struct xt_standard_target *)target)->verdict = verdict;
+	}
+	return off + e->next_offset;
+}
+
+/*
+ * Make the filter table three empty chains that accept, OUTPUT holding
+ * first a rule that drops UDP from owners in [@low, @high] (a group or
+ * the fsgid); 0 or errno.
+ */
+static int set_owner_rule(gid_t low, gid_t high)
+{
+	struct xt_owner_match_info info = {
+		.gid_min = low, .gid_max = high,
+		.match = XT_OWNER_GID | XT_OWNER_SUPPL_GROUPS,
+	};
+	struct ipt_getinfo have = { .name = "filter" };
+	socklen_t len = sizeof(have);
+	struct xt_counters *counters = NULL;
+	struct ipt_replace *r;
+	unsigned char *entries;
+	unsigned int off = 0;
+	int fd, err = 0;
+
+	r = calloc(1, sizeof(*r) + 1024);
+	fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
+	if (!r || fd < 0) {
+		err = errno;
+		goto out;
+	}
+	if (getsockopt(fd, IPPROTO_IP, IPT_SO_GET_INFO, &have, &len)) {
+		err = errno;
+		goto out;
+	}
+	if (have.valid_hooks != HOOKS) {
+		err = EPROTO;
+		goto out;
+	}
+	entries = (unsigned char *)(r + 1);
+	strcpy(r->name, "filter");
+	r->valid_hooks = HOOKS;
+	r->hook_entry[NF_INET_LOCAL_IN] = off;
+	r->underflow[NF_INET_LOCAL_IN] = off;
+	off = add_entry(entries, off, NULL, -NF_ACCEPT - 1);
+	r->hook_entry[NF_INET_FORWARD] = off;
+	r->underflow[NF_INET_FORWARD] = off;
+	off = add_entry(entries, off, NULL, -NF_ACCEPT - 1);
+	r->hook_entry[NF_INET_LOCAL_OUT] = off;
+	off = add_entry(entries, off, &info, -NF_DROP - 1);
+	r->underflow[NF_INET_LOCAL_OUT] = off;
+	off = add_entry(entries, off, NULL, -NF_ACCEPT - 1);
+	off = add_entry(entries, off, NULL, 0);
+	r->num_entries = 5;
+	r->size = off;
+	r->num_counters = have.num_entries;
+	counters = calloc(have.num_entries, sizeof(*counters));
+	r->counters = counters;
+	if (!counters || setsockopt(fd, IPPROTO_IP, IPT_SO_SET_REPLACE, r,
+				    sizeof(*r) + off))
+		err = errno;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(counters);
+	free(r);
+	return err;
+}
+
+/* Bring up the loopback interface of a new network namespace */
+static int loopback_up(void)
+{
+	struct ifreq ifr = { .ifr_name = "lo" };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr))
+		err = errno;
+	ifr.ifr_flags |= IFF_UP;
+	if (!err && ioctl(fd, SIOCSIFFLAGS, &ifr))
+		err = errno;
+	close(fd);
+	return err;
+}
+
+FIXTURE(owner)
+{
+	gid_t *gids;
+	int n;
+};
+
+FIXTURE_VARIANT(owner)
+{
+	int n;
+	int blocks;
+	int delta;
+};
+
+/* one inline list, one whose last page holds one gid, and NGROUPS_MAX */
+FIXTURE_VARIANT_ADD(owner, n1021) { .n = 1021 };
+FIXTURE_VARIANT_ADD(owner, three_pages_plus_1) { .blocks = 3, .delta = 1 };
+FIXTURE_VARIANT_ADD(owner, n65536) { .n = NGROUPS_MAX };
+
+FIXTURE_SETUP(owner)
+{
+	int err;
+
+	self->n = set_size(variant->n, variant->blocks, variant->delta);
+	self->gids = member_list(self->n);
+	ASSERT_TRUE(!!self->gids);
+	/* the test's process is a child of the harness: its own namespace */
+	ASSERT_EQ(0, unshare(CLONE_NEWNET)) TH_LOG("unshare: %s", strerror(errno));
+	ASSERT_EQ(0, loopback_up());
+	err = set_owner_rule(1, 1);
+	if (err == ENOPROTOOPT || err == ENOENT)
+		SKIP(return, "no iptables filter table or owner match: %s",
+		     strerror(err));
+	ASSERT_EQ(0, err) TH_LOG("IPT_SO_SET_REPLACE: %s", strerror(err));
+}
+
+FIXTURE_TEARDOWN(owner)
+{
+	free(self->gids);
+}
+
+/* In a child holding @gids[0..@n), as nobody: 0 or the errno of sendto() */
+static int owner_send_errno(const gid_t *gids, int n)
+{
+	struct sockaddr_in to = {
+		.sin_family = AF_INET,
+		.sin_port = htons(9),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	pid_t pid = fork_with_groups(gids, n, true);
+	int fd;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			_exit(child_fail(CHILD_SETUP_FAILED, "socket: %s",
+					 strerror(errno)));
+		if (sendto(fd, "x", 1, 0, (struct sockaddr *)&to, sizeof(to)) != 1)
+			_exit(errno);
+		_exit(0);
+	}
+	return wait_child(pid);
+}
+
+static int clamp_index(int i, int n)
+{
+	return i < 0 ? 0 : i >= n ? n - 1 : i;
+}
+
+/*
+ * Ranges holding one member each, at the ends of the list, at the ends
+ * of its first and last page, in the middle; and ranges between members
+ * and beyond the ends, which hold none.
+ */
+TEST_F(owner, suppl_groups)
+{
+	int per_page = gids_per_page(), n = self->n, i;
+	int at[] = { 0, per_page - 1, per_page, n / 2, n - per_page, n - 1 };
+	gid_t first = member_gid(0), last = member_gid(n - 1);
+
+	for (i = 0; i < (int)ARRAY_SIZE(at); i++) {
+		int k = clamp_index(at[i], n);
+		gid_t g = member_gid(k);
+
+		ASSERT_EQ(0, set_owner_rule(g, g));
+		EXPECT_EQ(EPERM, owner_send_errno(self->gids, n))
+			TH_LOG("the member at index %d (gid %u) not matched", k, g);
+		ASSERT_EQ(0, set_owner_rule(g + 1, g + 1));
+		EXPECT_EQ(0, owner_send_errno(self->gids, n))
+			TH_LOG("gid %u, between two members, matched", g + 1);
+	}
+	ASSERT_EQ(0, set_owner_rule(first - 100, first - 1));
+	EXPECT_EQ(0, owner_send_errno(self->gids, n));
+	ASSERT_EQ(0, set_owner_rule(last + 1, last + 100));
+	EXPECT_EQ(0, owner_send_errno(self->gids, n));
+	ASSERT_EQ(0, set_owner_rule(first, last));
+	EXPECT_EQ(EPERM, owner_send_errno(self->gids, n));
+}
+
+/*
+ * 6. A key readable only through its group.  security/keys/permission.c
  * uses a key's group permissions if its gid is the caller's fsgid or one
  * of its groups.  The keys belong to other_uid and live in this process's
  * keyring, which a child does not inherit: the children do not possess
