@@ -18,7 +18,8 @@
  *    listen()/connect() at several sizes, net.ipv4.ping_group_range at the
  *    ends of the list, iptables' owner match (--suppl-groups) at the ends
  *    of the list and of its pages, key permissions through a group, and user
- *    namespaces whose gid map reorders a list of up to 65,536 gids.
+ *    namespaces whose gid map reorders a list of up to 65,536 gids, and
+ *    io_uring's fdinfo of a registered personality.
  *
  * Run as root in the initial user namespace, with no arguments:
  *
@@ -2180,6 +2181,117 @@ TEST_F(userns, mapped_groups)
 	close(down[1]);
 	ASSERT_EQ(CHILD_OK, wait_child(pid));
 	close(up[0]);
+}
+
+/*
+ * 8. io_uring's fdinfo: each personality registered with
+ * IORING_REGISTER_PERSONALITY prints its credentials' groups, ascending,
+ * one space between them, as "\tGroups:\t1 2 3\n" (io_uring/fdinfo.c, 5.12 to
+ * 6.x; 7.x prints no credentials there, and the test skips).
+ */
+#ifndef __NR_io_uring_setup
+#define __NR_io_uring_setup	425
+#endif
+#ifndef __NR_io_uring_register
+#define __NR_io_uring_register	427
+#endif
+#define IORING_REGISTER_PERSONALITY	9
+
+FIXTURE(uring)
+{
+	gid_t *gids;
+	int n;
+};
+
+FIXTURE_VARIANT(uring)
+{
+	int n;
+	int blocks;
+	int delta;
+};
+
+/* an inline list, a paged one whose last page holds one gid, NGROUPS_MAX */
+FIXTURE_VARIANT_ADD(uring, n16) { .n = 16 };
+FIXTURE_VARIANT_ADD(uring, three_pages_plus_1) { .blocks = 3, .delta = 1 };
+FIXTURE_VARIANT_ADD(uring, n65536) { .n = NGROUPS_MAX };
+
+FIXTURE_SETUP(uring)
+{
+	self->n = set_size(variant->n, variant->blocks, variant->delta);
+	self->gids = member_list(self->n);
+	ASSERT_TRUE(!!self->gids);
+}
+
+FIXTURE_TEARDOWN(uring)
+{
+	free(self->gids);
+}
+
+/*
+ * The gids of the first "\tGroups:\t" line of @text into @list (at most
+ * @max): how many, or -1 if the line is not gids separated by single
+ * spaces and ended by a newline, or -2 if there is no such line.
+ */
+static int parse_uring_groups(const char *text, gid_t *list, int max)
+{
+	const char *p = strstr(text, "\tGroups:\t");
+	unsigned long long v;
+	int n = 0;
+
+	if (!p)
+		return -2;
+	p += strlen("\tGroups:\t");
+	if (*p == '\n')
+		return 0;
+	for (;;) {
+		const char *digits = p;
+
+		for (v = 0; *p >= '0' && *p <= '9' && v <= UINT32_MAX; p++)
+			v = v * 10 + (*p - '0');
+		if (p == digits || v > UINT32_MAX || n == max)
+			return -1;
+		list[n++] = v;
+		if (*p == '\n')
+			return n;
+		if (*p++ != ' ')
+			return -1;
+	}
+}
+
+TEST_F(uring, personality_groups)
+{
+	/* struct io_uring_params: 120 bytes, zero asks for the defaults */
+	__u32 params[30] = { 0 };
+	int fd, id, n = self->n, got, i;
+	gid_t *list;
+	char path[64];
+	char *text;
+
+	ASSERT_EQ(0, set_groups_shuffled(self->gids, n));
+	fd = syscall(__NR_io_uring_setup, 1, params);
+	if (fd < 0 && (errno == ENOSYS || errno == EPERM))
+		SKIP(return, "no io_uring: %s", strerror(errno));
+	ASSERT_LE(0, fd) TH_LOG("io_uring_setup: %s", strerror(errno));
+	id = syscall(__NR_io_uring_register, fd, IORING_REGISTER_PERSONALITY, NULL, 0);
+	ASSERT_LT(0, id) TH_LOG("IORING_REGISTER_PERSONALITY: %s", strerror(errno));
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	text = read_file(path);
+	ASSERT_TRUE(!!text) TH_LOG("%s: %s", path, strerror(errno));
+	list = alloc(n + 1, sizeof(*list));
+	ASSERT_TRUE(!!list);
+	got = parse_uring_groups(text, list, n + 1);
+	free(text);
+	close(fd);
+	if (got == -2) {
+		free(list);
+		SKIP(return, "this kernel's io_uring fdinfo prints no credentials");
+	}
+	for (i = 0; i < got && i < n && list[i] == self->gids[i]; i++)
+		;
+	free(list);
+	EXPECT_EQ(n, got) TH_LOG("the Groups line holds %d gids or is malformed (-1)", got);
+	EXPECT_EQ(n, i) TH_LOG("the Groups line differs at entry %d of %d", i, n);
 }
 
 /*
