@@ -19,6 +19,7 @@ import re
 import shutil
 import subprocess
 import time
+from collections import Counter
 from pathlib import Path
 
 from checks import check_checkpatch
@@ -188,6 +189,22 @@ def objects_warnings(kernel, arch, karch, cross, defconfig, w, strict=False):
     return r.returncode == 0, warnings
 
 
+def new_warnings(patched, vanilla):
+    """The warnings of @patched that @vanilla does not have, line numbers aside:
+    a series that adds lines moves the warnings below them; one more of the
+    same warning in a file is new."""
+    def unlined(x):
+        return re.sub(r":\d+(?::\d+)?:", ":", x, count=1)
+    have = Counter(unlined(x) for x in vanilla)
+    new = []
+    for x in patched:
+        if have[unlined(x)]:
+            have[unlined(x)] -= 1
+        else:
+            new.append(x)
+    return new
+
+
 def check_objects(results, archs):
     for arch, karch, cross, defconfig, checks in COMPILE:
         if arch not in archs:
@@ -206,7 +223,7 @@ def check_objects(results, archs):
                 results.append((f"objects: {arch} {w}", "skip", why))
                 progress(f"objects: {arch} {w}: not checked: {why}", start)
                 continue
-            new = [x for x in warn_p if x not in warn_v]
+            new = new_warnings(warn_p, warn_v)
             status = "pass" if ok_p and not new else "fail"
             detail = "; ".join(new[:3]) if new else ("" if ok_p else "build failed")
             if not ok_p and not ok_v and not new:

@@ -60,6 +60,17 @@ class Objects(unittest.TestCase):
         err = "arch/alpha/include/asm/pgtable.h:1: error: x"
         self.assertEqual(self.judge((False, [err]), (False, [err])), "skip")
 
+    def test_a_warning_moved_by_the_series_is_not_new(self):
+        """The series adds lines above a warning that vanilla has too: the same
+        warning at another line is not new, one more of it is."""
+        v = ["fs/proc/array.c:252:11: warning: incorrect type in assignment",
+             "fs/proc/array.c:288:9: warning: context imbalance in 'proc_pid_status'"]
+        p = ["fs/proc/array.c:255:11: warning: incorrect type in assignment",
+             "fs/proc/array.c:291:9: warning: context imbalance in 'proc_pid_status'"]
+        self.assertEqual(self.judge((True, p), (True, v)), "pass")
+        self.assertEqual(self.judge((True, p + ["fs/proc/array.c:300:9: warning: incorrect "
+                                                "type in assignment"]), (True, v)), "fail")
+
     def test_a_checker_kbuild_turned_off_is_a_skip_not_a_pass(self):
         results = []
         why = "C=2 specified, but sparse is not available or not up to date"
